@@ -1,0 +1,153 @@
+package embed
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"math"
+
+	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/text"
+	"github.com/tmc/langchaingo/embeddings"
+)
+
+// DefaultDimensions is the vector size [New] uses unless told otherwise.
+const DefaultDimensions = 512
+
+// Feature weights: whole words carry most of the meaning, neighbouring pairs
+// some order, character grams the morphology the stemmer misses.
+const (
+	wordWeight   = 1.0
+	bigramWeight = 0.5
+	gramWeight   = 0.35 // shared by all of a word's grams
+	gramSize     = 4
+)
+
+// Embedder hashes text into unit vectors. It is safe for concurrent use.
+type Embedder struct {
+	dim int
+}
+
+var _ embeddings.Embedder = (*Embedder)(nil)
+
+// Option configures an [Embedder].
+type Option func(*Embedder)
+
+// WithDimensions sets the vector size. Default [DefaultDimensions]; must be
+// at least 16. More dimensions mean fewer hash collisions and more memory.
+func WithDimensions(n int) Option { return func(e *Embedder) { e.dim = n } }
+
+// New returns an offline embedder.
+func New(opts ...Option) (*Embedder, error) {
+	e := &Embedder{dim: DefaultDimensions}
+	for _, o := range opts {
+		o(e)
+	}
+	if e.dim < 16 {
+		return nil, fmt.Errorf("embed: dimensions %d < 16: %w", e.dim, engram.ErrInvalidOption)
+	}
+	return e, nil
+}
+
+// Dimensions returns the vector size.
+func (e *Embedder) Dimensions() int { return e.dim }
+
+// Embed returns the unit-normalised vector of s; the zero vector when s
+// has no content words.
+func (e *Embedder) Embed(s string) []float32 {
+	v := make([]float32, e.dim)
+	e.accumulate(v, s)
+	normalise(v)
+	return v
+}
+
+// EmbedDocuments embeds each text. It never fails; ctx is checked between texts.
+func (e *Embedder) EmbedDocuments(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("embed: %w", err)
+		}
+		out[i] = e.Embed(t)
+	}
+	return out, nil
+}
+
+// EmbedQuery embeds one text.
+func (e *Embedder) EmbedQuery(ctx context.Context, s string) ([]float32, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("embed: %w", err)
+	}
+	return e.Embed(s), nil
+}
+
+func (e *Embedder) accumulate(v []float32, s string) {
+	terms := text.Terms(s)
+	counts := make(map[string]float64, 4*len(terms))
+	for i, t := range terms {
+		counts["w:"+t] += wordWeight
+		if i > 0 {
+			counts["b:"+terms[i-1]+" "+t] += bigramWeight
+		}
+		grams := charGrams(t)
+		for _, g := range grams {
+			counts["g:"+g] += gramWeight / float64(len(grams))
+		}
+	}
+	for f, w := range counts {
+		// Sublinear term frequency: a word said five times is not five times the topic.
+		add(v, f, 1+math.Log(1+w)-math.Log(2))
+	}
+}
+
+// charGrams returns the 4-grams of "#word#"; a short word is one gram.
+func charGrams(w string) []string {
+	b := "#" + w + "#"
+	if len(b) <= gramSize {
+		return []string{b}
+	}
+	out := make([]string, 0, len(b)-gramSize+1)
+	for i := 0; i+gramSize <= len(b); i++ {
+		out = append(out, b[i:i+gramSize])
+	}
+	return out
+}
+
+// add hashes feature f into v with a sign, so collisions cancel on average.
+func add(v []float32, f string, w float64) {
+	h := fnv.New64a()
+	h.Write([]byte(f))
+	x := h.Sum64()
+	i := int(x % uint64(len(v)))
+	if x>>63 == 1 {
+		w = -w
+	}
+	v[i] += float32(w)
+}
+
+func normalise(v []float32) {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	if s == 0 {
+		return
+	}
+	inv := float32(1 / math.Sqrt(s))
+	for i := range v {
+		v[i] *= inv
+	}
+}
+
+// Cosine returns the dot product of two unit vectors of equal length; 0 if
+// the lengths differ.
+func Cosine(a, b []float32) float64 {
+	if len(a) != len(b) {
+		return 0
+	}
+	var s float32
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return float64(s)
+}

@@ -1,0 +1,18 @@
+package engram
+
+import "errors"
+
+// Errors shared by every engram memory, so callers can branch on them with
+// errors.Is whichever backend they use.
+var (
+	// ErrInvalidOption reports an option value a constructor refused.
+	ErrInvalidOption = errors.New("engram: invalid option")
+	// ErrInvalidInput reports input a memory refused; nothing was stored.
+	ErrInvalidInput = errors.New("engram: invalid input")
+	// ErrBudgetTooSmall reports that what must be kept does not fit the budget.
+	ErrBudgetTooSmall = errors.New("engram: budget too small")
+	// ErrNotFound reports an unknown unit.
+	ErrNotFound = errors.New("engram: not found")
+	// ErrClosed reports use of a closed memory.
+	ErrClosed = errors.New("engram: closed")
+)

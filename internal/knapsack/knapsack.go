@@ -1,0 +1,383 @@
+package knapsack
+
+import (
+	"container/heap"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+)
+
+// ErrInfeasible reports that the forced items alone exceed the budget.
+var ErrInfeasible = errors.New("knapsack: forced items exceed budget")
+
+// DefaultExactLimit is the largest number of free items solved exactly.
+const DefaultExactLimit = 22
+
+// maxNodes bounds the exact search; past it the best solution found so far
+// is returned, marked not exact.
+const maxNodes = 1 << 18
+
+// Item is one candidate: a unit, or a group of units kept together.
+type Item struct {
+	// Cost is the item's token cost, at least 1.
+	Cost int
+	// Weight is the utility of keeping the item, at least 0.
+	Weight float64
+	// Forced items are always selected.
+	Forced bool
+}
+
+// Edge says that keeping either of items A and B preserves the fraction R of
+// the other's utility.
+type Edge struct {
+	A, B int
+	R    float64
+}
+
+// Problem is one selection to make.
+type Problem struct {
+	Items  []Item
+	Edges  []Edge
+	Budget int
+	// ExactLimit is the largest number of free items solved exactly;
+	// 0 means [DefaultExactLimit], negative means never.
+	ExactLimit int
+}
+
+// Solution is the selected set and how good it is.
+type Solution struct {
+	// Selected holds the chosen items' indices, ascending.
+	Selected []int
+	// Cost is the total cost of Selected.
+	Cost int
+	// Value is F(Selected).
+	Value float64
+	// Bound is an upper bound on the best achievable value; Value when Exact.
+	Bound float64
+	// Exact reports that Selected is proven optimal.
+	Exact bool
+	// Marginal holds, for every item, F(S ∪ {i}) − F(S \ {i}): for a
+	// selected item what dropping it would lose, for another what adding it
+	// would gain.
+	Marginal []float64
+}
+
+// Gap returns the relative optimality gap (Bound − Value) / Bound, 0 when
+// the bound is 0.
+func (s Solution) Gap() float64 {
+	if s.Bound <= 0 {
+		return 0
+	}
+	return math.Max(0, (s.Bound-s.Value)/s.Bound)
+}
+
+type neighbour struct {
+	j int
+	r float64
+}
+
+// state is a selection under construction: the coverage of every item.
+type state struct {
+	items []Item
+	adj   [][]neighbour
+	cov   []float64
+	in    []bool
+	cost  int
+	value float64
+}
+
+func newState(items []Item, adj [][]neighbour) *state {
+	return &state{items: items, adj: adj, cov: make([]float64, len(items)), in: make([]bool, len(items))}
+}
+
+// gain returns F(S ∪ {i}) − F(S).
+func (s *state) gain(i int) float64 {
+	if s.in[i] {
+		return 0
+	}
+	g := s.items[i].Weight * (1 - s.cov[i])
+	for _, n := range s.adj[i] {
+		if d := n.r - s.cov[n.j]; d > 0 {
+			g += s.items[n.j].Weight * d
+		}
+	}
+	return g
+}
+
+type undo struct {
+	j   int
+	old float64
+}
+
+// add puts i into S and returns what to restore to take it out again.
+func (s *state) add(i int, log []undo) []undo {
+	log = append(log, undo{i, s.cov[i]})
+	s.value += s.items[i].Weight * (1 - s.cov[i])
+	s.cov[i] = 1
+	for _, n := range s.adj[i] {
+		if n.r > s.cov[n.j] {
+			log = append(log, undo{n.j, s.cov[n.j]})
+			s.value += s.items[n.j].Weight * (n.r - s.cov[n.j])
+			s.cov[n.j] = n.r
+		}
+	}
+	s.in[i] = true
+	s.cost += s.items[i].Cost
+	return log
+}
+
+func (s *state) remove(i int, log []undo) {
+	for k := len(log) - 1; k >= 0; k-- {
+		u := log[k]
+		s.value -= s.items[u.j].Weight * (s.cov[u.j] - u.old)
+		s.cov[u.j] = u.old
+	}
+	s.in[i] = false
+	s.cost -= s.items[i].Cost
+}
+
+func (s *state) selected() []int {
+	var out []int
+	for i, in := range s.in {
+		if in {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Solve selects items for p. It fails only when forced items exceed the
+// budget or the problem is malformed.
+func Solve(p Problem) (Solution, error) {
+	n := len(p.Items)
+	for i, it := range p.Items {
+		if it.Cost < 1 || it.Weight < 0 || math.IsNaN(it.Weight) || math.IsInf(it.Weight, 0) {
+			return Solution{}, fmt.Errorf("knapsack: item %d: cost %d, weight %v", i, it.Cost, it.Weight)
+		}
+	}
+	adj := make([][]neighbour, n)
+	for _, e := range p.Edges {
+		if e.A < 0 || e.A >= n || e.B < 0 || e.B >= n || e.A == e.B || !(e.R > 0 && e.R <= 1) {
+			return Solution{}, fmt.Errorf("knapsack: bad edge %+v", e)
+		}
+		adj[e.A] = append(adj[e.A], neighbour{e.B, e.R})
+		adj[e.B] = append(adj[e.B], neighbour{e.A, e.R})
+	}
+
+	base := newState(p.Items, adj)
+	for i, it := range p.Items {
+		if it.Forced {
+			base.add(i, nil)
+		}
+	}
+	if base.cost > p.Budget {
+		return Solution{}, fmt.Errorf("%w: %d > %d", ErrInfeasible, base.cost, p.Budget)
+	}
+	var free []int
+	for i, it := range p.Items {
+		if !it.Forced && base.cost+it.Cost <= p.Budget {
+			free = append(free, i)
+		}
+	}
+
+	sel, value := greedy(base, free, p.Budget)
+	limit := p.ExactLimit
+	if limit == 0 {
+		limit = DefaultExactLimit
+	}
+	exact := false
+	if len(free) <= limit {
+		sel, value, exact = branchAndBound(base, free, p.Budget, sel, value)
+	}
+
+	final := newState(p.Items, adj)
+	for _, i := range sel {
+		final.add(i, nil)
+	}
+	sol := Solution{Selected: sel, Cost: final.cost, Value: final.value, Exact: exact}
+	sol.Marginal = marginals(final)
+	if exact {
+		sol.Bound = sol.Value
+	} else {
+		sol.Bound = math.Min(bound(final, free, p.Budget-base.cost, final.value), bound(base, free, p.Budget-base.cost, base.value))
+		sol.Bound = math.Max(sol.Bound, sol.Value)
+	}
+	return sol, nil
+}
+
+// bound returns an upper bound on F(S ∪ T) over T ⊆ cand with cost(T) ≤
+// budget: F(S) plus the fractional knapsack over the marginal gains given S.
+// By submodularity a set's gain is at most the sum of its members' gains.
+// Only the items that fill the budget are ordered: O(n + k log n).
+func bound(s *state, cand []int, budget int, value float64) float64 {
+	h := make(gainHeap, 0, len(cand))
+	for _, i := range cand {
+		if g := s.gain(i); g > 0 {
+			h = append(h, entry{i: i, gain: g, cost: s.items[i].Cost})
+		}
+	}
+	heap.Init(&h)
+	ub, left := value, float64(budget)
+	for h.Len() > 0 && left > 0 {
+		x := heap.Pop(&h).(entry)
+		if c := float64(x.cost); c <= left {
+			ub += x.gain
+			left -= c
+		} else {
+			ub += x.gain * left / c
+			left = 0
+		}
+	}
+	return ub
+}
+
+// greedy runs the lazy cost-benefit greedy from s (which it does not
+// change) and returns the better of its result and the best single item.
+func greedy(s0 *state, free []int, budget int) ([]int, float64) {
+	s := newState(s0.items, s0.adj)
+	for _, i := range s0.selected() {
+		s.add(i, nil)
+	}
+	h := make(gainHeap, 0, len(free))
+	for _, i := range free {
+		h = append(h, entry{i: i, gain: s.gain(i), cost: s.items[i].Cost})
+	}
+	heap.Init(&h)
+	round := 0
+	for h.Len() > 0 {
+		top := h[0]
+		if s.cost+top.cost > budget {
+			heap.Pop(&h)
+			continue
+		}
+		if top.round != round {
+			// Gains only shrink as S grows, so a stale top is re-evaluated;
+			// if it is still on top it is the best.
+			h[0].gain, h[0].round = s.gain(top.i), round
+			heap.Fix(&h, 0)
+			continue
+		}
+		heap.Pop(&h)
+		if top.gain <= 0 {
+			break
+		}
+		s.add(top.i, nil)
+		round++
+	}
+	sel, value := s.selected(), s.value
+
+	bestI, bestV := -1, value
+	for _, i := range free {
+		if v := s0.value + s0.gain(i); v > bestV {
+			bestI, bestV = i, v
+		}
+	}
+	if bestI >= 0 {
+		sel = append(s0.selected(), bestI)
+		slices.Sort(sel)
+		value = bestV
+	}
+	return sel, value
+}
+
+type entry struct {
+	i, cost, round int
+	gain           float64
+}
+
+// gainHeap orders entries by gain per token, highest first; ties by index
+// so that the result does not depend on heap internals.
+type gainHeap []entry
+
+func (h gainHeap) Len() int { return len(h) }
+func (h gainHeap) Less(a, b int) bool {
+	x, y := h[a].gain*float64(h[b].cost), h[b].gain*float64(h[a].cost)
+	if x != y {
+		return x > y
+	}
+	return h[a].i < h[b].i
+}
+func (h gainHeap) Swap(a, b int) { h[a], h[b] = h[b], h[a] }
+func (h *gainHeap) Push(x any)   { *h = append(*h, x.(entry)) }
+func (h *gainHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// branchAndBound searches all subsets of free, pruning with [bound], and
+// returns the best selection, starting from the incumbent (sel, value).
+func branchAndBound(s0 *state, free []int, budget int, sel []int, value float64) ([]int, float64, bool) {
+	s := newState(s0.items, s0.adj)
+	for _, i := range s0.selected() {
+		s.add(i, nil)
+	}
+	order := slices.Clone(free)
+	sort.SliceStable(order, func(a, b int) bool {
+		ia, ib := s.items[order[a]], s.items[order[b]]
+		return s.gain(order[a])*float64(ib.Cost) > s.gain(order[b])*float64(ia.Cost)
+	})
+	best, bestV := slices.Clone(sel), value
+	nodes := 0
+	const eps = 1e-12
+	var visit func(k int)
+	visit = func(k int) {
+		nodes++
+		if s.value > bestV+eps {
+			best, bestV = s.selected(), s.value
+		}
+		if k == len(order) || nodes > maxNodes {
+			return
+		}
+		if bound(s, order[k:], budget-s.cost, s.value) <= bestV+eps {
+			return
+		}
+		i := order[k]
+		if s.cost+s.items[i].Cost <= budget {
+			log := s.add(i, nil)
+			visit(k + 1)
+			s.remove(i, log)
+		}
+		visit(k + 1)
+	}
+	visit(0)
+	return best, bestV, nodes <= maxNodes
+}
+
+// marginals returns F(S ∪ {i}) − F(S \ {i}) for every item.
+func marginals(s *state) []float64 {
+	out := make([]float64, len(s.items))
+	for i := range s.items {
+		if s.in[i] {
+			out[i] = s.loss(i)
+		} else {
+			out[i] = s.gain(i)
+		}
+	}
+	return out
+}
+
+// loss returns F(S) − F(S \ {i}) for i ∈ S, recomputing the coverage of i
+// and its neighbours without i.
+func (s *state) loss(i int) float64 {
+	covWithout := func(j int) float64 {
+		if s.in[j] && j != i {
+			return 1
+		}
+		c := 0.0
+		for _, n := range s.adj[j] {
+			if s.in[n.j] && n.j != i && n.r > c {
+				c = n.r
+			}
+		}
+		return c
+	}
+	l := s.items[i].Weight * (1 - covWithout(i))
+	for _, n := range s.adj[i] {
+		l += s.items[n.j].Weight * (s.cov[n.j] - covWithout(n.j))
+	}
+	return l
+}

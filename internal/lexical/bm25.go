@@ -1,0 +1,78 @@
+package lexical
+
+import "math"
+
+// BM25 parameters: the usual defaults from Robertson and Zaragoza.
+const (
+	k1 = 1.2
+	b  = 0.75
+)
+
+type posting struct {
+	doc int32
+	tf  float32
+}
+
+// Index maps terms to the documents that hold them.
+type Index struct {
+	postings map[string][]posting
+	docLen   []float32 // by document; 0 for an absent document
+	docs     int
+	totalLen float64
+}
+
+// New returns an empty index.
+func New() *Index { return &Index{postings: make(map[string][]posting)} }
+
+// Len returns the number of documents.
+func (ix *Index) Len() int { return ix.docs }
+
+// Add indexes document doc with the given terms. doc must not be indexed
+// already; ids need not be contiguous, but memory grows with the largest.
+func (ix *Index) Add(doc int, terms []string) {
+	for len(ix.docLen) <= doc {
+		ix.docLen = append(ix.docLen, 0)
+	}
+	tf := make(map[string]float32, len(terms))
+	for _, t := range terms {
+		tf[t]++
+	}
+	for t, n := range tf {
+		ix.postings[t] = append(ix.postings[t], posting{int32(doc), n})
+	}
+	l := float32(max(1, len(terms)))
+	ix.docLen[doc] = l
+	ix.docs++
+	ix.totalLen += float64(l)
+}
+
+// DocFreq returns how many documents hold term t.
+func (ix *Index) DocFreq(t string) int { return len(ix.postings[t]) }
+
+// IDF returns BM25's inverse document frequency of t (never negative).
+func (ix *Index) IDF(t string) float64 {
+	n := float64(len(ix.postings[t]))
+	return math.Log(1 + (float64(ix.docs)-n+0.5)/(n+0.5))
+}
+
+// Score adds the BM25 score of every document for the weighted query q into
+// out, which must have room for every document id. Each query term's
+// contribution is multiplied by its weight.
+func (ix *Index) Score(q map[string]float64, out []float64) {
+	if ix.docs == 0 {
+		return
+	}
+	avg := ix.totalLen / float64(ix.docs)
+	for t, w := range q {
+		ps := ix.postings[t]
+		if len(ps) == 0 || w == 0 {
+			continue
+		}
+		idf := w * ix.IDF(t)
+		for _, p := range ps {
+			tf := float64(p.tf)
+			norm := k1 * (1 - b + b*float64(ix.docLen[p.doc])/avg)
+			out[p.doc] += idf * tf * (k1 + 1) / (tf + norm)
+		}
+	}
+}

@@ -1,0 +1,117 @@
+package ratedistortion
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/tmc/langchaingo/memory"
+	"github.com/tmc/langchaingo/schema"
+)
+
+// benchTurns returns n varied turns: a vocabulary of 2,000 words in
+// sentences of 8 to 30 words, so that texts and their token counts differ.
+func benchTurns(n int) []string {
+	r := rand.New(rand.NewPCG(21, 22))
+	vocab := make([]string, 2000)
+	for i := range vocab {
+		vocab[i] = fmt.Sprintf("w%x%c", i*7919%65521, 'a'+rune(i%26))
+	}
+	out := make([]string, n)
+	for i := range out {
+		ws := make([]string, 8+r.IntN(23))
+		for j := range ws {
+			ws[j] = vocab[int(r.ExpFloat64()*300)%len(vocab)]
+		}
+		out[i] = strings.Join(ws, " ") + "."
+	}
+	return out
+}
+
+const benchBudget = 2048
+
+func fill(b *testing.B, m schema.Memory, turns []string) {
+	ctx := context.Background()
+	for i := 0; i+1 < len(turns); i += 2 {
+		if err := m.SaveContext(ctx, map[string]any{"input": turns[i]}, map[string]any{"output": turns[i+1]}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLoad compares LoadMemoryVariables with langchaingo's
+// ConversationTokenBuffer at the same budget, pools of 100, 1k and 10k units.
+func BenchmarkLoad(b *testing.B) {
+	log.SetOutput(io.Discard) // langchaingo logs a warning per token count
+	for _, n := range []int{100, 1000, 10000} {
+		turns := benchTurns(n)
+		queries := benchTurns(64)
+		b.Run(fmt.Sprintf("engram/units=%d", n), func(b *testing.B) {
+			m, err := New(WithTokenBudget(benchBudget))
+			if err != nil {
+				b.Fatal(err)
+			}
+			fill(b, m, turns)
+			ctx := context.Background()
+			i := 0
+			for b.Loop() {
+				if _, err := m.LoadMemoryVariables(ctx, map[string]any{"input": queries[i%len(queries)]}); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+		b.Run(fmt.Sprintf("langchaingo/units=%d", n), func(b *testing.B) {
+			m := memory.NewConversationTokenBuffer(nil, benchBudget)
+			fill(b, m, turns)
+			ctx := context.Background()
+			for b.Loop() {
+				if _, err := m.LoadMemoryVariables(ctx, map[string]any{"input": "q"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkSave measures one SaveContext (a pair of units) into pools of
+// growing size: flat costs mean the history is never re-counted.
+func BenchmarkSave(b *testing.B) {
+	log.SetOutput(io.Discard)
+	for _, n := range []int{100, 1000, 10000} {
+		turns := benchTurns(n)
+		extra := benchTurns(512)
+		ctx := context.Background()
+		b.Run(fmt.Sprintf("engram/units=%d", n), func(b *testing.B) {
+			m, err := New(WithTokenBudget(benchBudget))
+			if err != nil {
+				b.Fatal(err)
+			}
+			fill(b, m, turns)
+			i := 0
+			for b.Loop() {
+				in := map[string]any{"input": extra[i%len(extra)]}
+				if err := m.SaveContext(ctx, in, map[string]any{"output": extra[(i+1)%len(extra)]}); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+		b.Run(fmt.Sprintf("langchaingo/units=%d", n), func(b *testing.B) {
+			m := memory.NewConversationTokenBuffer(nil, benchBudget)
+			fill(b, m, turns)
+			i := 0
+			for b.Loop() {
+				in := map[string]any{"input": extra[i%len(extra)]}
+				if err := m.SaveContext(ctx, in, map[string]any{"output": extra[(i+1)%len(extra)]}); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}

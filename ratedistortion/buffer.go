@@ -1,0 +1,291 @@
+package ratedistortion
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"sync"
+
+	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/lexical"
+	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/schema"
+)
+
+// Buffer is a conversation memory that, at every load, returns the messages
+// whose loss would cost most within a token budget. See the package doc.
+type Buffer struct {
+	opts         options
+	headerTokens int // cost of the summary's header line
+
+	mu        sync.Mutex // guards everything below
+	pool      []*entry   // chronological; position = lexical document id
+	index     *lexical.Index
+	seq       int64             // next unit's Seq
+	group     int64             // next group id
+	openHuman int64             // group of a human turn awaiting its reply, or -1
+	toolGroup map[string]int64  // tool-call id → group of the call
+	byID      map[string]*entry // every unit in the pool
+	dropped   int               // units removed by the pool cap
+	last      *selection        // the last load, explained on demand
+	summary   summaryCache
+}
+
+var (
+	_ schema.Memory     = (*Buffer)(nil)
+	_ engram.RewardSink = (*Buffer)(nil)
+)
+
+// New returns an empty buffer. With no options it keeps at most 2000 tokens,
+// counts them with cl100k_base and embeds offline.
+func New(opts ...Option) (*Buffer, error) {
+	o := defaults()
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	b := &Buffer{opts: o, headerTokens: o.counter(summaryHeader)}
+	b.reset()
+	return b, nil
+}
+
+func (b *Buffer) reset() {
+	b.pool = nil
+	b.index = lexical.New()
+	b.openHuman = -1
+	b.toolGroup = make(map[string]int64)
+	b.byID = make(map[string]*entry)
+	b.last = nil
+	b.summary = summaryCache{}
+}
+
+// GetMemoryKey returns the key the history is returned under.
+func (b *Buffer) GetMemoryKey(context.Context) string { return b.opts.memoryKey }
+
+// MemoryVariables returns the one key LoadMemoryVariables sets.
+func (b *Buffer) MemoryVariables(context.Context) []string { return []string{b.opts.memoryKey} }
+
+// SaveContext stores the human message from inputs and the AI reply from
+// outputs as one pair, kept or dropped together. The keys are chosen as
+// [WithInputKey] and [WithOutputKey] describe; values must be strings.
+// On any error nothing is stored: a missing key, a nil map or a non-string
+// value gives an error wrapping [engram.ErrInvalidInput]. Empty messages are
+// skipped; invalid UTF-8 is stored with U+FFFD in place of bad bytes.
+func (b *Buffer) SaveContext(ctx context.Context, inputs, outputs map[string]any) error {
+	in, err := pick(inputs, b.opts.inputKey, b.opts.memoryKey, "input", "question")
+	if err != nil {
+		return fmt.Errorf("ratedistortion: save inputs: %w", err)
+	}
+	out, err := pick(outputs, b.opts.outputKey, b.opts.memoryKey, "output", "text", "answer")
+	if err != nil {
+		return fmt.Errorf("ratedistortion: save outputs: %w", err)
+	}
+	var msgs []llms.ChatMessage
+	if in != "" {
+		msgs = append(msgs, llms.HumanChatMessage{Content: in})
+	}
+	if out != "" {
+		msgs = append(msgs, llms.AIChatMessage{Content: out})
+	}
+	return b.AddMessages(ctx, msgs...)
+}
+
+// AddMessages stores chat messages in order. A human message and the AI
+// reply after it form a pair; an AI message with tool calls and the tool
+// results answering them (matched by tool-call id) form a group. Each pair
+// or group is kept or dropped as a whole. On error nothing is stored.
+func (b *Buffer) AddMessages(ctx context.Context, msgs ...llms.ChatMessage) error {
+	ds, err := drafts(msgs)
+	if err != nil {
+		return fmt.Errorf("ratedistortion: add: %w", err)
+	}
+	var keep []draft
+	for _, d := range ds {
+		if d.text != "" {
+			keep = append(keep, d)
+		}
+	}
+	if len(keep) == 0 {
+		return nil
+	}
+	es, err := b.prepare(ctx, keep)
+	if err != nil {
+		return err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for i, e := range es {
+		b.place(e, keep[i])
+	}
+	if b.opts.maxUnits > 0 && len(b.pool) > b.opts.maxUnits {
+		b.enforceCap()
+	}
+	return nil
+}
+
+// place gives e its id, sequence number and group, and adds it to the pool.
+func (b *Buffer) place(e *entry, d draft) {
+	u := &e.unit
+	u.Seq = b.seq
+	u.ID = "u" + strconv.FormatInt(b.seq, 10)
+	b.seq++
+	newGroup := func() int64 { b.group++; return b.group - 1 }
+	switch d.role {
+	case engram.RoleHuman:
+		u.Group = newGroup()
+		b.openHuman = u.Group
+	case engram.RoleAI:
+		if b.openHuman >= 0 {
+			u.Group = b.openHuman
+		} else {
+			u.Group = newGroup()
+		}
+		b.openHuman = -1
+	case engram.RoleToolCall:
+		u.Group = newGroup()
+		for _, id := range d.toolIDs {
+			b.toolGroup[id] = u.Group
+		}
+		b.openHuman = -1
+	case engram.RoleToolResult:
+		g, ok := b.toolGroup[d.toolIDs[0]]
+		if !ok {
+			g = newGroup()
+		}
+		u.Group = g
+		b.openHuman = -1
+	default:
+		u.Group = newGroup()
+		b.openHuman = -1
+	}
+	b.index.Add(len(b.pool), e.terms)
+	b.pool = append(b.pool, e)
+	b.byID[u.ID] = e
+}
+
+// Clear forgets every unit.
+func (b *Buffer) Clear(context.Context) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.reset()
+	return nil
+}
+
+// Len returns the number of units in the pool.
+func (b *Buffer) Len() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.pool)
+}
+
+// Units returns a copy of every unit in the pool, oldest first.
+func (b *Buffer) Units() []engram.Unit {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make([]engram.Unit, len(b.pool))
+	for i, e := range b.pool {
+		out[i] = e.unit
+	}
+	return out
+}
+
+// Pin marks unit id (and so its pair or group) as always kept. A load fails
+// with [engram.ErrBudgetTooSmall] if pinned units alone exceed the budget.
+func (b *Buffer) Pin(id string) error { return b.setPinned(id, true) }
+
+// Unpin undoes [Buffer.Pin].
+func (b *Buffer) Unpin(id string) error { return b.setPinned(id, false) }
+
+func (b *Buffer) setPinned(id string, on bool) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	e, ok := b.byID[id]
+	if !ok {
+		return fmt.Errorf("ratedistortion: pin %q: %w", id, engram.ErrNotFound)
+	}
+	if on {
+		e.unit.Flags |= engram.FlagPinned
+	} else {
+		e.unit.Flags &^= engram.FlagPinned
+	}
+	return nil
+}
+
+// Reward is accepted for the [engram.RewardSink] interface: a positive reward
+// makes the units the last load kept a little more likely to be kept again.
+// NaN and infinite rewards give [engram.ErrInvalidInput].
+func (b *Buffer) Reward(_ context.Context, r float64) error {
+	if math.IsNaN(r) || math.IsInf(r, 0) {
+		return fmt.Errorf("ratedistortion: reward %v: %w", r, engram.ErrInvalidInput)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.last == nil || r <= 0 {
+		return nil
+	}
+	for i, u := range b.last.units {
+		if b.last.kept[i] {
+			u.e.retrieved++
+		}
+	}
+	return nil
+}
+
+// Observe stores a step that did not come through SaveContext — a tool
+// error, a failed chain — as a system unit.
+func (b *Buffer) Observe(ctx context.Context, s engram.Step) error {
+	if math.IsNaN(s.Reward) || math.IsInf(s.Reward, 0) {
+		return fmt.Errorf("ratedistortion: observe reward %v: %w", s.Reward, engram.ErrInvalidInput)
+	}
+	if s.Text == "" {
+		return nil
+	}
+	return b.AddMessages(ctx, llms.SystemChatMessage{Content: s.Kind.String() + ": " + s.Text})
+}
+
+// pick returns the string value for a key of m: want if set, else the only
+// key other than skip, else the first of fallbacks present.
+func pick(m map[string]any, want, skip string, fallbacks ...string) (string, error) {
+	if m == nil {
+		return "", fmt.Errorf("nil map: %w", engram.ErrInvalidInput)
+	}
+	key := want
+	if key == "" {
+		var only []string
+		for k := range m {
+			if k != skip {
+				only = append(only, k)
+			}
+		}
+		switch {
+		case len(only) == 1:
+			key = only[0]
+		case len(only) == 0:
+			return "", fmt.Errorf("no keys: %w", engram.ErrInvalidInput)
+		default:
+			for _, f := range fallbacks {
+				if _, ok := m[f]; ok {
+					key = f
+					break
+				}
+			}
+			if key == "" {
+				return "", fmt.Errorf("%d keys and none of %q: set the key with an option: %w", len(only), fallbacks, engram.ErrInvalidInput)
+			}
+		}
+	}
+	v, ok := m[key]
+	if !ok {
+		return "", fmt.Errorf("key %q missing: %w", key, engram.ErrInvalidInput)
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("key %q holds %T, want string: %w", key, v, engram.ErrInvalidInput)
+	}
+	return s, nil
+}
+
+func sqrt(x float64) float64 { return math.Sqrt(x) }

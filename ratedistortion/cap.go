@@ -1,0 +1,74 @@
+package ratedistortion
+
+import (
+	"math"
+	"sort"
+
+	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/lexical"
+)
+
+// enforceCap drops the groups with the lowest query-free utility until the
+// pool holds at most 90 % of the cap, logging each unit it drops. Pinned
+// groups and the newest group stay. Dropping a batch at a time keeps
+// SaveContext amortised O(log n). b.mu must be held.
+func (b *Buffer) enforceCap() {
+	target := b.opts.maxUnits * 9 / 10
+	type group struct {
+		id      int64
+		utility float64
+		units   int
+		pinned  bool
+	}
+	groups := make(map[int64]*group)
+	var order []*group
+	for i, e := range b.pool {
+		g := groups[e.unit.Group]
+		if g == nil {
+			g = &group{id: e.unit.Group}
+			groups[e.unit.Group] = g
+			order = append(order, g)
+		}
+		u := b.opts.scorer.Score(b.features(i, 0))
+		if math.IsNaN(u) {
+			u = 0
+		}
+		g.utility += u
+		g.units++
+		g.pinned = g.pinned || e.unit.Flags.Has(engram.FlagPinned)
+	}
+	newest := b.pool[len(b.pool)-1].unit.Group
+	sort.SliceStable(order, func(i, j int) bool { return order[i].utility < order[j].utility })
+	drop := make(map[int64]float64)
+	n := len(b.pool)
+	for _, g := range order {
+		if n <= target {
+			break
+		}
+		if g.pinned || g.id == newest {
+			continue
+		}
+		drop[g.id] = g.utility
+		n -= g.units
+	}
+	if len(drop) == 0 {
+		return
+	}
+	kept := b.pool[:0]
+	for _, e := range b.pool {
+		if u, ok := drop[e.unit.Group]; ok {
+			delete(b.byID, e.unit.ID)
+			b.dropped++
+			b.opts.logger.Info("ratedistortion: pool cap: dropped unit",
+				"id", e.unit.ID, "seq", e.unit.Seq, "group", e.unit.Group, "group_utility", u, "cap", b.opts.maxUnits)
+			continue
+		}
+		kept = append(kept, e)
+	}
+	clear(b.pool[len(kept):])
+	b.pool = kept
+	b.index = lexical.New()
+	for i, e := range b.pool {
+		b.index.Add(i, e.terms)
+	}
+}

@@ -1,0 +1,29 @@
+// Package ratedistortion is a conversation memory for langchaingo that keeps,
+// under a hard token budget, the messages whose loss would hurt most —
+// instead of the newest. It is a drop-in for memory.ConversationTokenBuffer.
+//
+// Every saved message, tool call and tool result is a unit with a cached
+// token count, an embedding and flags (names, numbers, dates, "remember …"
+// directives, pinning). At each LoadMemoryVariables the buffer treats the
+// history as a rate-distortion problem:
+//
+//	utility of unit u = Scorer(relevance to the query, recency, flags, …)
+//	F(S)              = Σ_u utility(u) · cov(u, S)   cov = 1 if kept, else its
+//	                                                 best kept near-duplicate
+//	maximise F(S)  subject to  tokens(render(S)) ≤ budget
+//
+// F is monotone submodular, so a second copy of something kept adds little.
+// Selection (internal/knapsack) is exact by branch and bound when few groups
+// compete, otherwise a lazy cost-benefit greedy; [Explanation] reports the
+// gap to an LP upper bound. A human turn and its reply, a tool call and its
+// results, are one group, kept or dropped together; pinned units always stay.
+// What is kept is rendered in chronological order after a one-line summary of
+// what was left out (extractive, or by a model given [WithSummarizer]).
+//
+// Token counts are exact: each rendered line ends in "\n" and starts with a
+// visible prefix, which the tokenizer never merges across, so the rendered
+// history costs the sum of its cached line counts.
+//
+// A Buffer is safe for concurrent use. It holds everything in memory; for a
+// durable, long-term store see package dmem.
+package ratedistortion

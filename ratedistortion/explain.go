@@ -1,0 +1,128 @@
+package ratedistortion
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/engram-go/engram"
+)
+
+// Explanation is what the last load decided and why.
+type Explanation struct {
+	// Query is the text the load was asked about.
+	Query string
+	// Budget is the token budget; Tokens what the returned history costs,
+	// counted exactly.
+	Budget, Tokens int
+	// Value is the utility of what was kept; Bound an upper bound on the
+	// best achievable; Gap their relative difference (0 when Exact).
+	Value, Bound, Gap float64
+	// Exact reports that the selection is proven optimal.
+	Exact bool
+	// Summary is the summary of what was left out, and SummaryTokens its cost.
+	Summary       string
+	SummaryTokens int
+	// Units reports every unit of the pool, oldest first.
+	Units []UnitReport
+}
+
+// UnitReport is one unit's part in a load.
+type UnitReport struct {
+	ID    string
+	Seq   int64
+	Group int64
+	Role  engram.Role
+	Text  string
+	// Kept reports whether the unit was returned.
+	Kept bool
+	// Tokens is the unit's cost as rendered.
+	Tokens int
+	// Features are what the scorer saw; Utility what it gave.
+	Features engram.Features
+	Utility  float64
+	// Parts splits Utility when the scorer can (see [engram.Explainer]).
+	Parts map[string]float64
+	// Novelty is the share of the unit's group utility that nothing else
+	// kept preserves: what is lost if the group goes, or gained if it comes.
+	Novelty float64
+}
+
+// Explain returns the explanation of the last load, and false before any.
+func (b *Buffer) Explain() (Explanation, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.last == nil {
+		return Explanation{}, false
+	}
+	return *b.last.explanation(), true
+}
+
+// explanation records s; b.mu must be held.
+func (s *selection) explanation() *Explanation {
+	x := &Explanation{
+		Query: s.query, Budget: s.budget, Tokens: s.tokens(),
+		Value: s.sol.Value, Bound: s.sol.Bound, Gap: s.sol.Gap(), Exact: s.sol.Exact,
+		Summary: strings.TrimSuffix(summaryLines(s.summary), "\n"), SummaryTokens: s.sumTok,
+	}
+	weight := make(map[int]float64)
+	for _, u := range s.units {
+		weight[u.item] += u.utility
+	}
+	ex, _ := s.b.opts.scorer.(engram.Explainer)
+	for i, u := range s.units {
+		r := UnitReport{
+			ID: u.e.unit.ID, Seq: u.e.unit.Seq, Group: u.e.unit.Group, Role: u.e.unit.Role,
+			Text: u.e.unit.Text, Kept: s.kept[i], Tokens: u.e.unit.Tokens,
+			Features: u.features, Utility: u.utility,
+		}
+		if w := weight[u.item]; w > 0 {
+			r.Novelty = min(1, s.sol.Marginal[u.item]/w)
+		}
+		if ex != nil {
+			r.Parts = ex.Contributions(u.features)
+		}
+		x.Units = append(x.Units, r)
+	}
+	return x
+}
+
+// String renders the explanation as a short report: totals, then the kept
+// units and the most useful dropped ones.
+func (x Explanation) String() string {
+	var sb strings.Builder
+	exact := fmt.Sprintf("gap ≤ %.1f%%", 100*x.Gap)
+	if x.Exact {
+		exact = "optimal"
+	}
+	fmt.Fprintf(&sb, "query %q: %d/%d tokens, utility %.3f (bound %.3f, %s)\n", x.Query, x.Tokens, x.Budget, x.Value, x.Bound, exact)
+	if x.Summary != "" {
+		fmt.Fprintf(&sb, "summary (%d tokens): %s\n", x.SummaryTokens, x.Summary)
+	}
+	dropped := make([]UnitReport, 0, len(x.Units))
+	for _, u := range x.Units {
+		if u.Kept {
+			fmt.Fprintf(&sb, "  kept    %s\n", u.line())
+		} else {
+			dropped = append(dropped, u)
+		}
+	}
+	sort.SliceStable(dropped, func(i, j int) bool { return dropped[i].Utility > dropped[j].Utility })
+	for i, u := range dropped {
+		if i == 5 {
+			fmt.Fprintf(&sb, "  … and %d more dropped\n", len(dropped)-5)
+			break
+		}
+		fmt.Fprintf(&sb, "  dropped %s\n", u.line())
+	}
+	return sb.String()
+}
+
+func (u UnitReport) line() string {
+	t := u.Text
+	if r := []rune(t); len(r) > 60 {
+		t = string(r[:57]) + "…"
+	}
+	return fmt.Sprintf("%-6s %-5s tok=%-3d util=%.3f rel=%.2f rec=%.2f novel=%.2f %q",
+		u.ID, u.Role, u.Tokens, u.Utility, u.Features.Relevance, u.Features.Recency, u.Novelty, t)
+}

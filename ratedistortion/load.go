@@ -1,0 +1,368 @@
+package ratedistortion
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/knapsack"
+	"github.com/engram-go/engram/internal/relevance"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// redundancyCandidates is how many of the best candidate groups are compared
+// pairwise for near-duplicates; lower-ranked groups rarely fit the budget.
+const redundancyCandidates = 24
+
+// LoadMemoryVariables returns the history to show the model: the units
+// that maximise utility for the query inputs[input key] within the token
+// budget, in chronological order, after a summary of what was left out.
+// A missing or empty query is allowed (recency and flags then decide); a
+// non-string query gives [engram.ErrInvalidInput]. If pinned units alone
+// exceed the budget it returns [engram.ErrBudgetTooSmall].
+func (b *Buffer) LoadMemoryVariables(ctx context.Context, inputs map[string]any) (map[string]any, error) {
+	query, err := b.query(inputs)
+	if err != nil {
+		return nil, err
+	}
+	var qvec []float32
+	if query != "" {
+		v, err := b.opts.embedder.EmbedQuery(ctx, query)
+		if err != nil {
+			return nil, fmt.Errorf("ratedistortion: embed query: %w", err)
+		}
+		qvec = normalised(v)
+	}
+
+	b.mu.Lock()
+	sel, err := b.selectUnits(query, qvec)
+	if err != nil {
+		b.mu.Unlock()
+		return nil, err
+	}
+	b.mu.Unlock()
+
+	if err := b.summarise(ctx, sel); err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	b.last = sel
+	b.mu.Unlock()
+
+	if b.opts.returnMessages {
+		return map[string]any{b.opts.memoryKey: sel.messages()}, nil
+	}
+	return map[string]any{b.opts.memoryKey: sel.render()}, nil
+}
+
+// query extracts the query text from a load's inputs.
+func (b *Buffer) query(inputs map[string]any) (string, error) {
+	if len(inputs) == 0 {
+		return "", nil
+	}
+	key := b.opts.inputKey
+	if key == "" {
+		key = "input"
+		if _, ok := inputs[key]; !ok {
+			var only []string
+			for k := range inputs {
+				if k != b.opts.memoryKey {
+					only = append(only, k)
+				}
+			}
+			if len(only) != 1 {
+				return "", nil
+			}
+			key = only[0]
+		}
+	}
+	v, ok := inputs[key]
+	if !ok || v == nil {
+		return "", nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("ratedistortion: load: query key %q holds %T, want string: %w", key, v, engram.ErrInvalidInput)
+	}
+	return s, nil
+}
+
+// scored is a unit's features and utility for one load.
+type scored struct {
+	e        *entry
+	features engram.Features
+	utility  float64
+	item     int // index of its group in the knapsack problem
+}
+
+// selection is the outcome of one load, detached from the pool.
+type selection struct {
+	b       *Buffer
+	query   string
+	budget  int
+	units   []scored // every unit, chronological
+	kept    []bool   // by unit
+	sol     knapsack.Solution
+	itemOf  []int    // by unit: its group's item
+	reserve int      // tokens left for the summary
+	summary []string // summary lines, each ending in "\n"
+	sumTok  int      // their exact cost, header included
+}
+
+// relevance scores every unit of the pool against the query.
+func (b *Buffer) relevance(query string, qvec []float32) []float64 {
+	if query == "" {
+		return make([]float64, len(b.pool))
+	}
+	return relevance.Score(relevance.NewQuery(query, qvec), b.index, len(b.pool),
+		func(i int) relevance.Vector { return b.pool[i].vec })
+}
+
+// features computes the query-independent features of pool[i] plus rel.
+func (b *Buffer) features(i int, rel float64) engram.Features {
+	e := b.pool[i]
+	age := b.seq - 1 - e.unit.Seq
+	return engram.Features{
+		Relevance: rel,
+		Recency:   math.Exp2(-float64(age) / b.opts.halfLife),
+		Tokens:    e.unit.Tokens,
+		Role:      e.unit.Role,
+		Flags:     e.unit.Flags,
+		Retrieved: e.retrieved,
+		AgeSteps:  age,
+	}
+}
+
+// selectUnits scores the pool and solves the budgeted selection.
+func (b *Buffer) selectUnits(query string, qvec []float32) (*selection, error) {
+	s := &selection{b: b, query: query, budget: b.opts.budget}
+	rel := b.relevance(query, qvec)
+	s.units = make([]scored, len(b.pool))
+	itemOfGroup := make(map[int64]int, len(b.pool)/2)
+	lastGroup, lastItem := int64(-1), -1
+	var items []knapsack.Item
+	var members [][]int // by item: its units
+	for i, e := range b.pool {
+		f := b.features(i, rel[i])
+		u := b.opts.scorer.Score(f)
+		if math.IsNaN(u) || math.IsInf(u, 0) || u < 0 {
+			u = 0
+		}
+		// Groups are mostly adjacent; the map is for tool results that
+		// join an earlier call.
+		k, ok := lastItem, e.unit.Group == lastGroup && i > 0
+		if !ok {
+			k, ok = itemOfGroup[e.unit.Group]
+		}
+		if !ok {
+			k = len(items)
+			itemOfGroup[e.unit.Group] = k
+			items = append(items, knapsack.Item{})
+			members = append(members, nil)
+		}
+		items[k].Cost += e.unit.Tokens
+		items[k].Weight += u
+		items[k].Forced = items[k].Forced || e.unit.Flags.Has(engram.FlagPinned)
+		members[k] = append(members[k], i)
+		lastGroup, lastItem = e.unit.Group, k
+		s.units[i] = scored{e: e, features: f, utility: u, item: k}
+	}
+
+	total, forced := 0, 0
+	for _, it := range items {
+		total += it.Cost
+		if it.Forced {
+			forced += it.Cost
+		}
+	}
+	selBudget := s.budget
+	if total > s.budget && b.opts.summaryShare > 0 {
+		// The summary's reserve never crowds out pinned units.
+		reserve := min(int(float64(s.budget)*b.opts.summaryShare), max(0, s.budget-forced))
+		selBudget -= reserve
+	}
+	edges := b.redundancyEdges(items, members, s.units)
+	sol, err := knapsack.Solve(knapsack.Problem{Items: items, Edges: edges, Budget: selBudget, ExactLimit: b.opts.exactLimit})
+	if err != nil {
+		return nil, fmt.Errorf("ratedistortion: load: pinned units need more than %d tokens: %w (%w)", selBudget, engram.ErrBudgetTooSmall, err)
+	}
+	s.sol = sol
+	keptItem := make([]bool, len(items))
+	for _, k := range sol.Selected {
+		keptItem[k] = true
+	}
+	s.kept = make([]bool, len(s.units))
+	for i := range s.units {
+		s.kept[i] = keptItem[s.units[i].item]
+		if s.kept[i] {
+			s.units[i].e.retrieved++
+		}
+	}
+	s.reserve = s.budget - sol.Cost // everything unused goes to the summary
+	return s, nil
+}
+
+// redundancyEdges links near-duplicate groups among the best candidates and
+// records each unit's redundancy feature.
+func (b *Buffer) redundancyEdges(items []knapsack.Item, members [][]int, units []scored) []knapsack.Edge {
+	cand := topByRatio(items, redundancyCandidates)
+	vecs := make([][]float32, len(cand))
+	sparse := make([]relevance.Vector, len(cand))
+	for x, k := range cand {
+		for _, i := range members[k] {
+			vecs[x] = addVec(vecs[x], units[i].e.unit.Embedding)
+		}
+		normalise(vecs[x])
+		sparse[x] = relevance.Compress(vecs[x])
+	}
+	tau := b.opts.redundancy
+	red := make([]float64, len(items))
+	var edges []knapsack.Edge
+	for x := range cand {
+		for y := x + 1; y < len(cand); y++ {
+			i, j := cand[x], cand[y]
+			c := sparse[y].Dot(vecs[x])
+			red[i], red[j] = max(red[i], c), max(red[j], c)
+			if c < tau {
+				continue
+			}
+			r := 1.0
+			if tau < 1 {
+				r = min(1, (c-tau)/(1-tau))
+			}
+			if r > 0 {
+				edges = append(edges, knapsack.Edge{A: i, B: j, R: r})
+			}
+		}
+	}
+	for i := range units {
+		units[i].features.Redundancy = max(0, red[units[i].item])
+	}
+	return edges
+}
+
+// topByRatio returns the indices of the k items with the most weight per
+// token, in no particular order, in O(n log k).
+func topByRatio(items []knapsack.Item, k int) []int {
+	if len(items) <= k {
+		out := make([]int, len(items))
+		for i := range out {
+			out[i] = i
+		}
+		return out
+	}
+	less := func(a, c int) bool {
+		return items[a].Weight*float64(items[c].Cost) < items[c].Weight*float64(items[a].Cost)
+	}
+	h := &indexHeap{less: less}
+	for i := range items {
+		if len(h.idx) < k {
+			heap.Push(h, i)
+		} else if less(h.idx[0], i) {
+			h.idx[0] = i
+			heap.Fix(h, 0)
+		}
+	}
+	return h.idx
+}
+
+// indexHeap is a min-heap of indices under less, for keeping the top k.
+type indexHeap struct {
+	idx  []int
+	less func(a, b int) bool
+}
+
+func (h *indexHeap) Len() int           { return len(h.idx) }
+func (h *indexHeap) Less(i, j int) bool { return h.less(h.idx[i], h.idx[j]) }
+func (h *indexHeap) Swap(i, j int)      { h.idx[i], h.idx[j] = h.idx[j], h.idx[i] }
+func (h *indexHeap) Push(x any)         { h.idx = append(h.idx, x.(int)) }
+func (h *indexHeap) Pop() any {
+	x := h.idx[len(h.idx)-1]
+	h.idx = h.idx[:len(h.idx)-1]
+	return x
+}
+
+// lines renders the kept units, chronological, each ending in "\n".
+func (s *selection) lines() []string {
+	var out []string
+	if len(s.summary) > 0 {
+		out = append(out, summaryHeader)
+		out = append(out, s.summary...)
+	}
+	for i, u := range s.units {
+		if s.kept[i] {
+			out = append(out, s.b.line(u.e.unit.Role, u.e.unit.Text))
+		}
+	}
+	return out
+}
+
+// render returns the history string the way langchaingo renders one: lines
+// joined by "\n", no trailing newline.
+func (s *selection) render() string {
+	return strings.TrimSuffix(strings.Join(s.lines(), ""), "\n")
+}
+
+// messages returns the kept units (and the summary) as chat messages.
+func (s *selection) messages() []llms.ChatMessage {
+	var out []llms.ChatMessage
+	if len(s.summary) > 0 {
+		out = append(out, summaryMessage(s.summary))
+	}
+	for i, u := range s.units {
+		if s.kept[i] {
+			out = append(out, message(u.e.unit))
+		}
+	}
+	return out
+}
+
+// tokens returns the exact token count of render(). Lines that end in "\n"
+// and start with a visible character are split apart by the tokenizer's
+// pre-tokenizer, so the count is the sum of the cached line counts, with the
+// last line counted again without its newline.
+func (s *selection) tokens() int {
+	ls := s.lines()
+	if len(ls) == 0 {
+		return 0
+	}
+	n := s.sumTok
+	for i, u := range s.units {
+		if s.kept[i] {
+			n += u.e.unit.Tokens
+		}
+	}
+	last := ls[len(ls)-1]
+	return n - s.b.opts.counter(last) + s.b.opts.counter(strings.TrimSuffix(last, "\n"))
+}
+
+func addVec(acc, v []float32) []float32 {
+	if acc == nil {
+		return slices.Clone(v)
+	}
+	if len(acc) != len(v) {
+		return acc
+	}
+	for i := range v {
+		acc[i] += v[i]
+	}
+	return acc
+}
+
+func normalise(v []float32) {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	if s == 0 {
+		return
+	}
+	inv := float32(1 / math.Sqrt(s))
+	for i := range v {
+		v[i] *= inv
+	}
+}

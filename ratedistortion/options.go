@@ -1,0 +1,184 @@
+package ratedistortion
+
+import (
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/embed"
+	"github.com/engram-go/engram/tokens"
+	"github.com/tmc/langchaingo/embeddings"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// Option configures a [Buffer].
+type Option func(*options)
+
+type options struct {
+	budget         int
+	memoryKey      string
+	inputKey       string
+	outputKey      string
+	humanPrefix    string
+	aiPrefix       string
+	returnMessages bool
+	counter        engram.TokenCounter
+	encoding       tokens.Encoding
+	embedder       embeddings.Embedder
+	scorer         engram.Scorer
+	summarizer     llms.Model
+	summaryShare   float64
+	maxUnits       int
+	redundancy     float64
+	halfLife       float64
+	exactLimit     int
+	logger         *slog.Logger
+	now            func() time.Time
+}
+
+func defaults() options {
+	return options{
+		budget:       2000,
+		memoryKey:    "history",
+		humanPrefix:  "Human",
+		aiPrefix:     "AI",
+		encoding:     tokens.CL100kBase,
+		summaryShare: 0.1,
+		redundancy:   0.9,
+		halfLife:     32,
+	}
+}
+
+// WithTokenBudget sets the most tokens LoadMemoryVariables returns, counted
+// exactly on the rendered history. Default 2000; must be positive.
+func WithTokenBudget(n int) Option { return func(o *options) { o.budget = n } }
+
+// WithMemoryKey sets the key the history is returned under. Default "history".
+func WithMemoryKey(k string) Option { return func(o *options) { o.memoryKey = k } }
+
+// WithInputKey sets the key of the human message in SaveContext's inputs and
+// of the query in LoadMemoryVariables' inputs. Default "": the only key, or
+// "input" when there are several.
+func WithInputKey(k string) Option { return func(o *options) { o.inputKey = k } }
+
+// WithOutputKey sets the key of the AI message in SaveContext's outputs.
+// Default "": the only key, or "output", or "text" when there are several.
+func WithOutputKey(k string) Option { return func(o *options) { o.outputKey = k } }
+
+// WithHumanPrefix sets the label of human lines. Default "Human"; must be
+// non-empty and start with a visible character.
+func WithHumanPrefix(p string) Option { return func(o *options) { o.humanPrefix = p } }
+
+// WithAIPrefix sets the label of AI lines. Default "AI"; must be non-empty
+// and start with a visible character.
+func WithAIPrefix(p string) Option { return func(o *options) { o.aiPrefix = p } }
+
+// WithReturnMessages makes LoadMemoryVariables return []llms.ChatMessage
+// instead of a string. The budget still bounds the string rendering of those
+// messages. Default false.
+func WithReturnMessages(b bool) Option { return func(o *options) { o.returnMessages = b } }
+
+// WithEncoding selects the tiktoken encoding used to count tokens. Default
+// [tokens.CL100kBase]; [tokens.O200kBase] is the other embedded one.
+func WithEncoding(e tokens.Encoding) Option { return func(o *options) { o.encoding = e } }
+
+// WithTokenCounter replaces the tiktoken counter. For the budget to hold
+// exactly, c must be additive over lines: count(a+b) ≤ count(a)+count(b)
+// for lines ending in "\n". Default: the exact tiktoken counter.
+func WithTokenCounter(c engram.TokenCounter) Option { return func(o *options) { o.counter = c } }
+
+// WithEmbedder sets the embedder used for relevance and redundancy. Any
+// langchaingo embedder works. Default: engram's offline [embed.Embedder].
+func WithEmbedder(e embeddings.Embedder) Option { return func(o *options) { o.embedder = e } }
+
+// WithScorer replaces the hand-set utility weights, for example with a
+// learned gate. Default: [DefaultWeights].
+func WithScorer(s engram.Scorer) Option { return func(o *options) { o.scorer = s } }
+
+// WithSummarizer makes a model summarise what a load leaves out, instead of
+// the default extractive summary. Default nil.
+func WithSummarizer(m llms.Model) Option { return func(o *options) { o.summarizer = m } }
+
+// WithSummaryShare sets the share of the budget reserved for the summary of
+// what was left out, in [0, 0.5]. Tokens the selection leaves unused go to
+// the summary too. Default 0.1; 0 turns summaries off.
+func WithSummaryShare(f float64) Option { return func(o *options) { o.summaryShare = f } }
+
+// WithMaxUnits caps the pool. Past it, the units with the lowest query-free
+// utility are dropped for good (and logged) until the pool is at 90 % of the
+// cap. Default 0: no cap.
+func WithMaxUnits(n int) Option { return func(o *options) { o.maxUnits = n } }
+
+// WithRedundancyThreshold sets the cosine similarity from which two units
+// count as partly redundant, in (0, 1]. Default 0.9.
+func WithRedundancyThreshold(t float64) Option { return func(o *options) { o.redundancy = t } }
+
+// WithRecencyHalfLife sets, in units, how fast recency decays. Default 32.
+func WithRecencyHalfLife(n float64) Option { return func(o *options) { o.halfLife = n } }
+
+// WithExactLimit sets the largest number of candidate groups solved exactly;
+// above it the lazy greedy runs. Default 22; negative disables exact search.
+func WithExactLimit(n int) Option { return func(o *options) { o.exactLimit = n } }
+
+// WithLogger sets where pool-cap evictions are logged. Default slog.Default().
+func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
+
+// WithClock sets the clock that stamps units. Default time.Now.
+func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
+
+func (o *options) validate() error {
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("ratedistortion: %s: %w", fmt.Sprintf(format, a...), engram.ErrInvalidOption)
+	}
+	switch {
+	case o.budget <= 0:
+		return bad("token budget %d must be positive", o.budget)
+	case o.memoryKey == "":
+		return bad("empty memory key")
+	case !visiblePrefix(o.humanPrefix) || !visiblePrefix(o.aiPrefix):
+		return bad("prefixes %q, %q must be non-empty and start with a visible character", o.humanPrefix, o.aiPrefix)
+	case !(o.summaryShare >= 0 && o.summaryShare <= 0.5):
+		return bad("summary share %v not in [0, 0.5]", o.summaryShare)
+	case o.maxUnits < 0:
+		return bad("max units %d < 0", o.maxUnits)
+	case !(o.redundancy > 0 && o.redundancy <= 1):
+		return bad("redundancy threshold %v not in (0, 1]", o.redundancy)
+	case !(o.halfLife > 0):
+		return bad("recency half-life %v must be positive", o.halfLife)
+	}
+	if o.counter == nil {
+		c, err := tokens.Get(o.encoding)
+		if err != nil {
+			return fmt.Errorf("ratedistortion: %w: %w", engram.ErrInvalidOption, err)
+		}
+		o.counter = c.Count
+	}
+	if o.embedder == nil {
+		e, err := embed.New()
+		if err != nil {
+			return err
+		}
+		o.embedder = e
+	}
+	if o.scorer == nil {
+		o.scorer = DefaultWeights
+	}
+	if o.logger == nil {
+		o.logger = slog.Default()
+	}
+	if o.now == nil {
+		o.now = time.Now
+	}
+	return nil
+}
+
+// visiblePrefix reports whether p can start a rendered line without letting
+// the tokenizer merge it with the line before: see render.go.
+func visiblePrefix(p string) bool {
+	r, _ := utf8.DecodeRuneInString(p)
+	return p != "" && utf8.ValidString(p) && !unicode.IsSpace(r) && !strings.ContainsAny(p, "\r\n")
+}

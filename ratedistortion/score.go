@@ -1,0 +1,48 @@
+package ratedistortion
+
+import (
+	"math"
+
+	"github.com/engram-go/engram"
+)
+
+// Weights is the hand-set [engram.Scorer]: a unit's utility is a weighted
+// sum of its relevance to the query, its recency and its flags, plus a
+// small floor so that nothing is worth exactly nothing.
+type Weights struct {
+	Relevance float64 // per unit of relevance in [0, 1]
+	Recency   float64 // per unit of recency in [0, 1]
+	Flag      float64 // per name, number or date flag, at most three counted
+	Directive float64 // for a "remember …" directive
+	Floor     float64 // for every unit
+}
+
+// DefaultWeights are the weights a [Buffer] uses unless given a scorer.
+// Relevance dominates when there is a query; without one, recency and flags
+// decide, so the buffer degrades to "newest first, facts kept".
+var DefaultWeights = Weights{Relevance: 1, Recency: 0.3, Flag: 0.05, Directive: 0.6, Floor: 0.01}
+
+var _ engram.Explainer = Weights{}
+
+// Score returns the weighted utility; never negative.
+func (w Weights) Score(f engram.Features) float64 {
+	s := w.Floor + w.Relevance*f.Relevance + w.Recency*f.Recency +
+		w.Flag*float64(min(3, f.Flags.Count()))
+	if f.Flags.Has(engram.FlagDirective) {
+		s += w.Directive
+	}
+	if math.IsNaN(s) || s < 0 {
+		return 0
+	}
+	return s
+}
+
+// Contributions splits Score into its parts: relevance, recency, flags
+// (with the floor and any directive).
+func (w Weights) Contributions(f engram.Features) map[string]float64 {
+	flags := w.Floor + w.Flag*float64(min(3, f.Flags.Count()))
+	if f.Flags.Has(engram.FlagDirective) {
+		flags += w.Directive
+	}
+	return map[string]float64{"relevance": w.Relevance * f.Relevance, "recency": w.Recency * f.Recency, "flags": flags}
+}

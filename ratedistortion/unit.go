@@ -1,0 +1,164 @@
+package ratedistortion
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/relevance"
+	"github.com/engram-go/engram/internal/text"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// entry is a unit in the pool with what the buffer derived from it once.
+type entry struct {
+	unit      engram.Unit
+	terms     []string         // stemmed content words, for the lexical index
+	vec       relevance.Vector // the embedding, compressed for scoring
+	retrieved int              // loads that kept it
+	sents     []sentence       // analysed on first use by the extractive summary
+}
+
+// draft is a unit prepared outside the lock, before it has a place in the pool.
+type draft struct {
+	role    engram.Role
+	text    string
+	toolIDs []string // tool calls this message makes (RoleToolCall) or answers (RoleToolResult)
+}
+
+// drafts turns chat messages into drafts, refusing messages it cannot
+// store. Invalid UTF-8 is replaced by U+FFFD rather than refused.
+func drafts(msgs []llms.ChatMessage) ([]draft, error) {
+	out := make([]draft, 0, len(msgs))
+	for i, m := range msgs {
+		if m == nil {
+			return nil, fmt.Errorf("message %d is nil: %w", i, engram.ErrInvalidInput)
+		}
+		d := draft{text: m.GetContent()}
+		switch m := m.(type) {
+		case llms.HumanChatMessage:
+			d.role = engram.RoleHuman
+		case llms.AIChatMessage:
+			d.role = engram.RoleAI
+			if len(m.ToolCalls) > 0 {
+				d.role = engram.RoleToolCall
+				var calls []string
+				for _, c := range m.ToolCalls {
+					d.toolIDs = append(d.toolIDs, c.ID)
+					if c.FunctionCall != nil {
+						calls = append(calls, c.FunctionCall.Name+"("+c.FunctionCall.Arguments+")")
+					}
+				}
+				d.text = strings.TrimSpace(d.text + " " + strings.Join(calls, " "))
+			}
+		case llms.ToolChatMessage:
+			d.role = engram.RoleToolResult
+			d.toolIDs = []string{m.ID}
+		case llms.SystemChatMessage, llms.GenericChatMessage:
+			d.role = engram.RoleSystem
+		default:
+			switch m.GetType() {
+			case llms.ChatMessageTypeHuman:
+				d.role = engram.RoleHuman
+			case llms.ChatMessageTypeAI:
+				d.role = engram.RoleAI
+			case llms.ChatMessageTypeTool:
+				d.role = engram.RoleToolResult
+			case llms.ChatMessageTypeSystem, llms.ChatMessageTypeGeneric:
+				d.role = engram.RoleSystem
+			default:
+				return nil, fmt.Errorf("message %d has unsupported type %q: %w", i, m.GetType(), engram.ErrInvalidInput)
+			}
+		}
+		if !utf8.ValidString(d.text) {
+			d.text = strings.ToValidUTF8(d.text, "\uFFFD")
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// prefix returns the label a role's lines start with.
+func (b *Buffer) prefix(r engram.Role) string {
+	switch r {
+	case engram.RoleHuman:
+		return b.opts.humanPrefix
+	case engram.RoleAI, engram.RoleToolCall:
+		return b.opts.aiPrefix
+	case engram.RoleToolResult:
+		return "tool"
+	default:
+		return "system"
+	}
+}
+
+// line renders one unit as it appears in the history, newline included.
+func (b *Buffer) line(r engram.Role, s string) string {
+	return b.prefix(r) + ": " + s + "\n"
+}
+
+// message converts a unit back to a chat message.
+func message(u engram.Unit) llms.ChatMessage {
+	switch u.Role {
+	case engram.RoleHuman:
+		return llms.HumanChatMessage{Content: u.Text}
+	case engram.RoleAI, engram.RoleToolCall:
+		return llms.AIChatMessage{Content: u.Text}
+	case engram.RoleToolResult:
+		return llms.ToolChatMessage{Content: u.Text}
+	default:
+		return llms.SystemChatMessage{Content: u.Text}
+	}
+}
+
+// prepare embeds and counts drafts; it may block on a remote embedder.
+func (b *Buffer) prepare(ctx context.Context, ds []draft) ([]*entry, error) {
+	texts := make([]string, len(ds))
+	for i, d := range ds {
+		texts[i] = d.text
+	}
+	vecs, err := b.opts.embedder.EmbedDocuments(ctx, texts)
+	if err != nil {
+		return nil, fmt.Errorf("ratedistortion: embed: %w", err)
+	}
+	if len(vecs) != len(ds) {
+		return nil, fmt.Errorf("ratedistortion: embedder returned %d vectors for %d texts", len(vecs), len(ds))
+	}
+	out := make([]*entry, len(ds))
+	now := b.opts.now()
+	for i, d := range ds {
+		out[i] = &entry{
+			unit: engram.Unit{
+				Role:      d.role,
+				Text:      d.text,
+				Time:      now,
+				Tokens:    b.opts.counter(b.line(d.role, d.text)),
+				Embedding: normalised(vecs[i]),
+				Flags:     text.Flags(d.text),
+			},
+			terms: text.Terms(d.text),
+		}
+		out[i].vec = relevance.Compress(out[i].unit.Embedding)
+	}
+	return out, nil
+}
+
+// normalised returns v scaled to unit length (a copy when scaling is needed),
+// so that foreign embedders compare like the default one.
+func normalised(v []float32) []float32 {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	if s == 0 || (s > 0.9999 && s < 1.0001) {
+		return v
+	}
+	out := make([]float32, len(v))
+	inv := 1 / sqrt(s)
+	for i, x := range v {
+		out[i] = float32(float64(x) * inv)
+	}
+	return out
+}
