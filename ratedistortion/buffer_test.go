@@ -9,6 +9,8 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/tokens"
+	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/llms/fake"
 )
 
 func newBuffer(t testing.TB, opts ...Option) *Buffer {
@@ -88,4 +90,134 @@ func TestBadInput(t *testing.T) {
 			t.Fatalf("budget %d: err = %v", n, err)
 		}
 	}
+}
+
+func TestOversizedMessage(t *testing.T) {
+	ctx := context.Background()
+	b := newBuffer(t, WithTokenBudget(50))
+	huge := strings.Repeat("a long line about nothing in particular ", 30)
+	save(t, b, "Remember my locker code is 2231.", "Noted.")
+	save(t, b, huge, "ok")
+	h := load(t, b, "what is my locker code?")
+	if strings.Contains(h, huge) || !strings.Contains(h, "2231") {
+		t.Fatalf("history:\n%s", h)
+	}
+	if b.Len() != 4 {
+		t.Fatalf("the oversized pair was not kept in the pool: %d units", b.Len())
+	}
+	us := b.Units()
+	if err := b.Pin(us[2].ID); err != nil {
+		t.Fatal(err)
+	}
+	_, err := b.LoadMemoryVariables(ctx, map[string]any{"input": "x"})
+	if !errors.Is(err, engram.ErrBudgetTooSmall) {
+		t.Fatalf("pinned oversized unit: err = %v, want ErrBudgetTooSmall", err)
+	}
+	if err := b.Unpin(us[2].ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Pin("nope"); !errors.Is(err, engram.ErrNotFound) {
+		t.Fatalf("Pin unknown: err = %v", err)
+	}
+}
+
+func TestKeysAndEncoding(t *testing.T) {
+	ctx := context.Background()
+	b := newBuffer(t, WithInputKey("question"), WithOutputKey("answer"), WithMemoryKey("chat"), WithHumanPrefix("User"), WithAIPrefix("Bot"))
+	err := b.SaveContext(ctx, map[string]any{"question": "bad \xff bytes", "extra": 1}, map[string]any{"answer": "fine", "other": "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.SaveContext(ctx, map[string]any{"input": "x"}, map[string]any{"answer": "y"}); !errors.Is(err, engram.ErrInvalidInput) {
+		t.Fatalf("missing input key: err = %v", err)
+	}
+	v, err := b.LoadMemoryVariables(ctx, map[string]any{"question": "bytes"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, ok := v["chat"].(string)
+	if !ok || h != "User: bad \uFFFD bytes\nBot: fine" {
+		t.Fatalf("history %q", h)
+	}
+	if _, err := New(WithHumanPrefix(" spaced")); !errors.Is(err, engram.ErrInvalidOption) {
+		t.Fatalf("prefix with leading space: err = %v", err)
+	}
+}
+
+func TestToolCallsStayWithResults(t *testing.T) {
+	ctx := context.Background()
+	b := newBuffer(t, WithTokenBudget(1000))
+	err := b.AddMessages(ctx,
+		llms.HumanChatMessage{Content: "What's the weather in Oslo?"},
+		llms.AIChatMessage{ToolCalls: []llms.ToolCall{{ID: "c1", FunctionCall: &llms.FunctionCall{Name: "weather", Arguments: `{"city":"Oslo"}`}}}},
+		llms.ToolChatMessage{ID: "c1", Content: "-3C and snowing"},
+		llms.AIChatMessage{Content: "It is -3C and snowing in Oslo."},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	us := b.Units()
+	if len(us) != 4 || us[1].Group != us[2].Group || us[0].Group == us[1].Group || us[1].Role != engram.RoleToolCall {
+		t.Fatalf("groups: %+v", us)
+	}
+	if !strings.Contains(us[1].Text, `weather({"city":"Oslo"})`) {
+		t.Fatalf("tool call text %q", us[1].Text)
+	}
+}
+
+func TestReturnMessagesAndSummary(t *testing.T) {
+	ctx := context.Background()
+	b := newBuffer(t, WithTokenBudget(90), WithReturnMessages(true), WithSummaryShare(0.5))
+	save(t, b, "My dentist appointment is on 12 May at 3pm.", "Got it.")
+	for i := range 12 {
+		save(t, b, fmt.Sprintf("Random chatter number %d about the game last night.", i), "Ha, yes.")
+	}
+	v, err := b.LoadMemoryVariables(ctx, map[string]any{"input": "anything new?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, ok := v["history"].([]llms.ChatMessage)
+	if !ok || len(msgs) == 0 {
+		t.Fatalf("history %T", v["history"])
+	}
+	x, _ := b.Explain()
+	if x.Summary == "" {
+		t.Fatalf("no summary:\n%s", x)
+	}
+	// Every summary line quotes a dropped unit.
+	for _, line := range strings.Split(x.Summary, "\n")[1:] {
+		quoted := false
+		for _, u := range x.Units {
+			quoted = quoted || (!u.Kept && strings.Contains(line, u.Text))
+		}
+		if !quoted {
+			t.Fatalf("summary line %q quotes no dropped unit", line)
+		}
+	}
+	if _, ok := msgs[0].(llms.SystemChatMessage); !ok {
+		t.Fatalf("first message %T, want the summary", msgs[0])
+	}
+	s, _ := llms.GetBufferString(msgs, "Human", "AI")
+	if n := tokens.Default().Count(s); n > 90 || n != x.Tokens {
+		t.Fatalf("rendered messages are %d tokens, Explain says %d, budget 90", n, x.Tokens)
+	}
+}
+
+func TestModelSummary(t *testing.T) {
+	model := fake.NewFakeLLM([]string{strings.Repeat("The user booked a dentist visit on 12 May. ", 20)})
+	b := newBuffer(t, WithTokenBudget(80), WithSummarizer(model), WithSummaryShare(0.5))
+	save(t, b, "My dentist appointment is on 12 May at 3pm.", "Got it.")
+	for i := range 12 {
+		save(t, b, fmt.Sprintf("Random chatter number %d.", i), "Ha.")
+	}
+	h := load(t, b, "hello")
+	x, _ := b.Explain()
+	if !strings.Contains(x.Summary, "dentist visit") {
+		t.Fatalf("summary %q is not the model's", x.Summary)
+	}
+	if n := tokens.Default().Count(h); n > 80 {
+		t.Fatalf("history %d tokens > 80:\n%s", n, h)
+	}
+	// The same dropped set does not call the model again (the fake would fail).
+	load(t, b, "hello")
 }

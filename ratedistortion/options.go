@@ -49,7 +49,7 @@ func defaults() options {
 		encoding:     tokens.CL100kBase,
 		summaryShare: 0.1,
 		redundancy:   0.9,
-		halfLife:     32,
+		halfLife:     8,
 	}
 }
 
@@ -117,7 +117,7 @@ func WithMaxUnits(n int) Option { return func(o *options) { o.maxUnits = n } }
 // count as partly redundant, in (0, 1]. Default 0.9.
 func WithRedundancyThreshold(t float64) Option { return func(o *options) { o.redundancy = t } }
 
-// WithRecencyHalfLife sets, in units, how fast recency decays. Default 32.
+// WithRecencyHalfLife sets, in units, how fast recency decays. Default 8.
 func WithRecencyHalfLife(n float64) Option { return func(o *options) { o.halfLife = n } }
 
 // WithExactLimit sets the largest number of candidate groups solved exactly;

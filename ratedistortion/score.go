@@ -10,7 +10,8 @@ import (
 // sum of its relevance to the query, its recency and its flags, plus a
 // small floor so that nothing is worth exactly nothing.
 type Weights struct {
-	Relevance float64 // per unit of relevance in [0, 1]
+	Relevance float64 // per unit of relevance^Sharpness
+	Sharpness float64 // exponent on relevance in [0, 1]; 0 means 1
 	Recency   float64 // per unit of recency in [0, 1]
 	Flag      float64 // per name, number or date flag, at most three counted
 	Directive float64 // for a "remember …" directive
@@ -20,13 +21,25 @@ type Weights struct {
 // DefaultWeights are the weights a [Buffer] uses unless given a scorer.
 // Relevance dominates when there is a query; without one, recency and flags
 // decide, so the buffer degrades to "newest first, facts kept".
-var DefaultWeights = Weights{Relevance: 1, Recency: 0.3, Flag: 0.05, Directive: 0.6, Floor: 0.01}
+//
+// Relevance is squared: the selection maximises utility per token, and a
+// linear scale lets many half-relevant short messages outbid the one that
+// answers. Recency is weak and short-lived (see [WithRecencyHalfLife]): it
+// keeps the last exchanges for continuity without crowding out old facts.
+var DefaultWeights = Weights{Relevance: 1, Sharpness: 2, Recency: 0.2, Flag: 0.05, Directive: 0.6, Floor: 0.01}
+
+func (w Weights) relevance(r float64) float64 {
+	if w.Sharpness == 0 || w.Sharpness == 1 {
+		return w.Relevance * r
+	}
+	return w.Relevance * math.Pow(max(0, r), w.Sharpness)
+}
 
 var _ engram.Explainer = Weights{}
 
 // Score returns the weighted utility; never negative.
 func (w Weights) Score(f engram.Features) float64 {
-	s := w.Floor + w.Relevance*f.Relevance + w.Recency*f.Recency +
+	s := w.Floor + w.relevance(f.Relevance) + w.Recency*f.Recency +
 		w.Flag*float64(min(3, f.Flags.Count()))
 	if f.Flags.Has(engram.FlagDirective) {
 		s += w.Directive
@@ -44,5 +57,5 @@ func (w Weights) Contributions(f engram.Features) map[string]float64 {
 	if f.Flags.Has(engram.FlagDirective) {
 		flags += w.Directive
 	}
-	return map[string]float64{"relevance": w.Relevance * f.Relevance, "recency": w.Recency * f.Recency, "flags": flags}
+	return map[string]float64{"relevance": w.relevance(f.Relevance), "recency": w.Recency * f.Recency, "flags": flags}
 }

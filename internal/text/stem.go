@@ -4,15 +4,16 @@ import "strings"
 
 // Stem reduces an English word to a crude stem so that inflected forms
 // compare equal: "adopted", "adopting" and "adopts" all become "adopt";
-// "cities" and "city" become "citi". It is a light suffix stripper, not
-// Porter's algorithm: it favours never merging unrelated words over merging
-// every related pair. Words of four letters or fewer are returned as is.
+// "named" and "name" become "nam"; "cities" and "city" become "citi". It is a
+// light suffix stripper, not Porter's algorithm: it favours never merging
+// unrelated words over merging every related pair. Words of three letters or
+// fewer, and words with anything but a–z, are returned as they are.
 func Stem(w string) string {
-	if len(w) <= 4 || !isASCIIAlpha(w) {
+	if len(w) <= 3 || !isASCIIAlpha(w) {
 		return w
 	}
 	switch {
-	case strings.HasSuffix(w, "ies") && len(w) > 5:
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
 		w = w[:len(w)-3] + "i"
 	case strings.HasSuffix(w, "sses"):
 		w = w[:len(w)-2]
@@ -33,7 +34,7 @@ func Stem(w string) string {
 	if strings.HasSuffix(w, "y") && len(w) > 3 && !isVowel(w[len(w)-2]) {
 		w = w[:len(w)-1] + "i"
 	}
-	if strings.HasSuffix(w, "e") && len(w) > 4 {
+	if strings.HasSuffix(w, "e") && len(w) > 3 {
 		w = w[:len(w)-1]
 	}
 	return w

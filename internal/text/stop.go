@@ -24,7 +24,7 @@ var stopWords = func() map[string]struct{} {
 		"would", "yeah", "yes", "you", "your", "yours", "yourself", "yourselves", "im", "ive",
 		"youre", "dont", "didnt", "doesnt", "isnt", "wasnt", "thats", "whats", "s", "t", "d", "ll",
 		"m", "re", "ve", "anything", "something", "thing", "things", "lot", "well", "kind", "sort",
-		"quite", "pretty", "still", "even", "though", "ah", "hey", "hi", "hmm", "lol", "wow",
+		"ca", "wo", "sha", "quite", "pretty", "still", "even", "though", "ah", "hey", "hi", "hmm", "lol", "wow",
 	} {
 		m[w] = struct{}{}
 	}

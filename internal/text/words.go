@@ -69,7 +69,9 @@ func Terms(s string) []string {
 	out := make([]string, 0, len(ws))
 	for _, w := range ws {
 		n := strings.ReplaceAll(w.Norm, "’", "'")
-		if i := strings.IndexByte(n, '\''); i > 0 {
+		if strings.HasSuffix(n, "n't") {
+			n = n[:len(n)-3] // "isn't" → "is", "can't" → "ca"
+		} else if i := strings.IndexByte(n, '\''); i > 0 {
 			n = n[:i] // possessives and contractions: "dana's" → "dana"
 		}
 		if IsStop(n) {

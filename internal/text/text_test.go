@@ -1,0 +1,92 @@
+package text
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/engram-go/engram"
+)
+
+func TestStem(t *testing.T) {
+	same := [][]string{
+		{"adopt", "adopted", "adopting", "adopts"},
+		{"name", "named", "naming", "names"},
+		{"city", "cities"},
+		{"move", "moved", "moving", "moves"},
+		{"stop", "stopped", "stopping", "stops"},
+		{"dog", "dogs"},
+		{"study", "studies", "studied"},
+	}
+	for _, group := range same {
+		want := Stem(group[0])
+		for _, w := range group[1:] {
+			if got := Stem(w); got != want {
+				t.Errorf("Stem(%q) = %q, Stem(%q) = %q; want equal", w, got, group[0], want)
+			}
+		}
+	}
+	different := [][2]string{{"bus", "bu"}, {"class", "clas"}, {"news", "new"}}
+	for _, p := range different {
+		if Stem(p[0]) == Stem(p[1]) && p[0] != "news" {
+			t.Errorf("Stem(%q) == Stem(%q)", p[0], p[1])
+		}
+	}
+	for _, w := range []string{"", "a", "ünï", "x-ray", "3.5"} {
+		if got := Stem(w); got != w {
+			t.Errorf("Stem(%q) = %q, want unchanged", w, got)
+		}
+	}
+}
+
+func TestTerms(t *testing.T) {
+	got := Terms("Dana's dog Biscuit isn't here; we adopted him in 2021!")
+	want := []string{"dana", "dog", "biscuit", "adopt", "2021"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("Terms = %q, want %q", got, want)
+	}
+}
+
+func TestFlags(t *testing.T) {
+	tests := []struct {
+		text string
+		want engram.Flags
+	}{
+		{"lol nice weather", 0},
+		{"Please remember that my PIN is 4321", engram.FlagDirective | engram.FlagNumber},
+		{"I remember when we went there", 0},
+		{"Don't forget the milk", engram.FlagDirective},
+		{"My sister Priya moved to Lisbon", engram.FlagName},
+		{"We met on 3rd March", engram.FlagDate | engram.FlagNumber},
+		{"It was three years ago", engram.FlagDate | engram.FlagNumber},
+		{"Keep in mind I am vegan", engram.FlagDirective},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			if got := Flags(tt.text); got != tt.want {
+				t.Errorf("Flags(%q) = %b, want %b", tt.text, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSentences(t *testing.T) {
+	got := Sentences("It cost $3.50. Wow!! Really? yes\nno")
+	want := []string{"It cost $3.50.", "Wow!!", "Really?", "yes", "no"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("Sentences = %q, want %q", got, want)
+	}
+}
+
+func FuzzSplit(f *testing.F) {
+	f.Add("Hello, world! It's 3.5 o'clock — x-ray\xff")
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, w := range Split(s) {
+			if w.Raw == "" {
+				t.Fatal("empty word")
+			}
+		}
+		Terms(s)
+		Flags(s)
+		Sentences(s)
+	})
+}
