@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"strconv"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/lexicon"
 	"github.com/engram-go/engram/internal/text"
 	"github.com/tmc/langchaingo/embeddings"
 )
@@ -21,6 +23,10 @@ const (
 	bigramWeight = 0.5
 	gramWeight   = 0.35 // shared by all of a word's grams
 	gramSize     = 4
+	// conceptWeight scales a word's WordNet concepts (internal/lexicon),
+	// whose vector has the word's confidence as its length, so "dad" meets
+	// "father" and "kids" meets "children".
+	conceptWeight = 0.6
 )
 
 // Embedder hashes text into unit vectors. It is safe for concurrent use.
@@ -92,6 +98,9 @@ func (e *Embedder) accumulate(v []float32, s string) {
 		grams := charGrams(t)
 		for _, g := range grams {
 			counts["g:"+g] += gramWeight / float64(len(grams))
+		}
+		for _, c := range lexicon.Concepts(t) {
+			counts["c:"+strconv.FormatUint(uint64(c.ID), 36)] += conceptWeight * float64(c.Weight)
 		}
 	}
 	for f, w := range counts {

@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/engram-go/engram"
-	"github.com/engram-go/engram/internal/lexical"
+	"github.com/engram-go/engram/internal/relevance"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/schema"
 )
@@ -21,7 +21,7 @@ type Buffer struct {
 
 	mu        sync.Mutex // guards everything below
 	pool      []*entry   // chronological; position = lexical document id
-	index     *lexical.Index
+	index     *relevance.Index
 	seq       int64             // next unit's Seq
 	group     int64             // next group id
 	openHuman int64             // group of a human turn awaiting its reply, or -1
@@ -54,7 +54,7 @@ func New(opts ...Option) (*Buffer, error) {
 
 func (b *Buffer) reset() {
 	b.pool = nil
-	b.index = lexical.New()
+	b.index = relevance.NewIndex()
 	b.openHuman = -1
 	b.toolGroup = make(map[string]int64)
 	b.byID = make(map[string]*entry)

@@ -5,7 +5,7 @@ import (
 	"sort"
 
 	"github.com/engram-go/engram"
-	"github.com/engram-go/engram/internal/lexical"
+	"github.com/engram-go/engram/internal/relevance"
 )
 
 // enforceCap drops the groups with the lowest query-free utility until the
@@ -67,7 +67,7 @@ func (b *Buffer) enforceCap() {
 	}
 	clear(b.pool[len(kept):])
 	b.pool = kept
-	b.index = lexical.New()
+	b.index = relevance.NewIndex()
 	for i, e := range b.pool {
 		b.index.Add(i, e.terms)
 	}

@@ -118,9 +118,22 @@ func (b *Buffer) relevance(query string, qvec []float32) []float64 {
 	if query == "" {
 		return make([]float64, len(b.pool))
 	}
-	return relevance.Score(relevance.NewQuery(query, qvec), b.index, len(b.pool),
-		func(i int) relevance.Vector { return b.pool[i].vec })
+	rel := relevance.Score(relevance.NewQuery(query, qvec), b.index, pool(b.pool))
+	relevance.Smooth(rel, func(i int) int {
+		if i+1 < len(b.pool) && b.pool[i+1].unit.Role != b.pool[i].unit.Role {
+			return i + 1
+		}
+		return -1
+	})
+	return rel
 }
+
+// pool adapts the entries to relevance.Corpus.
+type pool []*entry
+
+func (p pool) Len() int                      { return len(p) }
+func (p pool) Vector(i int) relevance.Vector { return p[i].vec }
+func (p pool) Names(i int) []string          { return p[i].names }
 
 // features computes the query-independent features of pool[i] plus rel.
 func (b *Buffer) features(i int, rel float64) engram.Features {

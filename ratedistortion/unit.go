@@ -17,6 +17,7 @@ type entry struct {
 	unit      engram.Unit
 	terms     []string         // stemmed content words, for the lexical index
 	vec       relevance.Vector // the embedding, compressed for scoring
+	names     []string         // stemmed names it mentions
 	retrieved int              // loads that kept it
 	sents     []sentence       // analysed on first use by the extractive summary
 }
@@ -141,6 +142,7 @@ func (b *Buffer) prepare(ctx context.Context, ds []draft) ([]*entry, error) {
 			terms: text.Terms(d.text),
 		}
 		out[i].vec = relevance.Compress(out[i].unit.Embedding)
+		out[i].names = relevance.Names(d.text)
 	}
 	return out, nil
 }

@@ -46,6 +46,13 @@ func (ix *Index) Add(doc int, terms []string) {
 	ix.totalLen += float64(l)
 }
 
+// EachDoc calls f for every document holding term t.
+func (ix *Index) EachDoc(t string, f func(doc int)) {
+	for _, p := range ix.postings[t] {
+		f(int(p.doc))
+	}
+}
+
 // DocFreq returns how many documents hold term t.
 func (ix *Index) DocFreq(t string) int { return len(ix.postings[t]) }
 

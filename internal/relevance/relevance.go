@@ -2,47 +2,171 @@ package relevance
 
 import (
 	"slices"
+	"sort"
 
 	"github.com/engram-go/engram/internal/lexical"
 	"github.com/engram-go/engram/internal/text"
 )
 
-// LexicalShare is the weight of BM25 in the mix; cosine gets the rest.
-var LexicalShare = 0.5
+// Tuning of the mix; see Score.
+var (
+	// LexicalShare is the weight of BM25 in the mix; cosine gets the rest.
+	LexicalShare = 0.8
+	// NameGate is how much of a document's relevance depends on it naming
+	// the people and things the query names.
+	NameGate = 0.5
+	// Expansion is the weight of names found in the best documents when
+	// they are added to the query, for questions that need two hops.
+	Expansion = 0.5
+	// expansionDocs is how many of the best documents lend their names.
+	expansionDocs = 3
+	// expansionMaxDF is the largest share of documents a lent name may be
+	// in: speakers' names, in every other turn, say nothing.
+	expansionMaxDF = 0.05
+)
 
 // Query is a query analysed once for scoring many documents.
 type Query struct {
 	Text  string
 	Terms map[string]float64 // stemmed content word → weight
+	Names []string           // stemmed names the query mentions
 	Vec   []float32          // unit-normalised embedding; nil for none
 }
 
 // NewQuery analyses text; vec is its embedding (may be nil).
 func NewQuery(s string, vec []float32) Query {
-	q := Query{Text: s, Terms: make(map[string]float64), Vec: vec}
+	q := Query{Text: s, Terms: make(map[string]float64), Vec: vec, Names: queryNames(s)}
 	for _, t := range text.Terms(s) {
 		q.Terms[t] = 1
 	}
 	return q
 }
 
-// Score returns the relevance in [0, 1] of documents 0…n−1, indexed in ix
-// and with embeddings vec(i) (a different dimension counts as no match).
-func Score(q Query, ix *lexical.Index, n int, vec func(i int) Vector) []float64 {
+// Corpus is the documents a query is scored against, numbered from 0 as in
+// the lexical index.
+type Corpus interface {
+	// Len returns the number of documents.
+	Len() int
+	// Vector returns document i's embedding.
+	Vector(i int) Vector
+	// Names returns the stemmed names document i mentions (see [Names]).
+	Names(i int) []string
+}
+
+// Score returns the relevance in [0, 1] of every document of c:
+//
+//  1. BM25 and cosine similarity, each divided by its maximum, mixed by
+//     LexicalShare;
+//  2. times a name gate: a query that names someone prefers documents that
+//     name them too, whatever else they share;
+//  3. then the names of the best documents that the query does not hold are
+//     added to it (weighted by Expansion) and 1–2 run again, so that "Dana's
+//     sister's job" finds "my sister Priya" and then "Priya became a nurse".
+func Score(q Query, ix *Index, c Corpus) []float64 {
+	n := c.Len()
 	rel := make([]float64, n)
 	if len(q.Terms) == 0 && q.Vec == nil {
 		return rel
 	}
 	lex := make([]float64, n)
-	ix.Score(q.Terms, lex)
+	ix.score(q.Terms, lex)
 	cos := make([]float64, n)
 	if q.Vec != nil {
 		for i := range n {
-			cos[i] = max(0, vec(i).Dot(q.Vec))
+			cos[i] = max(0, c.Vector(i).Dot(q.Vec))
 		}
 	}
+	gate := nameGate(q.Names, ix.words, n)
 	Mix(rel, lex, cos)
+	applyGate(rel, gate)
+
+	if extra := expansion(q, ix.words, c, rel); len(extra) > 0 {
+		clear(lex)
+		ix.score(extra, lex)
+		Mix(rel, lex, cos)
+		applyGate(rel, gate)
+	}
 	return rel
+}
+
+// nameGate returns, per document, the factor its relevance is multiplied
+// by: 1 if it holds every name of the query, 1 − NameGate if none; nil when
+// the query names nobody.
+func nameGate(names []string, ix *lexical.Index, n int) []float64 {
+	if len(names) == 0 || NameGate == 0 {
+		return nil
+	}
+	hits := make([]float64, n)
+	for _, name := range names {
+		ix.EachDoc(name, func(d int) { hits[d]++ })
+	}
+	for i, h := range hits {
+		hits[i] = 1 - NameGate + NameGate*h/float64(len(names))
+	}
+	return hits
+}
+
+func applyGate(rel, gate []float64) {
+	if gate == nil {
+		return
+	}
+	for i := range rel {
+		rel[i] *= gate[i]
+	}
+}
+
+// expansion returns the query's terms plus the rare names of the best
+// documents, or nil if there are none to add.
+func expansion(q Query, ix *lexical.Index, c Corpus, rel []float64) map[string]float64 {
+	if Expansion == 0 || len(rel) == 0 {
+		return nil
+	}
+	top := make([]int, len(rel))
+	for i := range top {
+		top[i] = i
+	}
+	k := min(expansionDocs, len(top))
+	// Partial selection is enough; documents are few next to the pool.
+	sort.Slice(top, func(a, b int) bool { return rel[top[a]] > rel[top[b]] })
+	maxDF := max(1, int(expansionMaxDF*float64(ix.Len())))
+	var extra map[string]float64
+	for _, d := range top[:k] {
+		if rel[d] == 0 {
+			break
+		}
+		for _, name := range c.Names(d) {
+			if _, ok := q.Terms[name]; ok || ix.DocFreq(name) > maxDF {
+				continue
+			}
+			if extra == nil {
+				extra = make(map[string]float64, len(q.Terms)+4)
+				for t, w := range q.Terms {
+					extra[t] = w
+				}
+			}
+			extra[name] = Expansion
+		}
+	}
+	return extra
+}
+
+// Context is the share of the next unit's relevance a unit inherits: in a
+// conversation the next turn is usually the reply, and a reply names in other
+// words what it answers ("I jumped out of a plane" — "the skydiving!").
+var Context = 0.3
+
+// Smooth adds to each rel[i] Context times rel[next(i)], where next returns
+// the index of the unit that replies to i, or −1.
+func Smooth(rel []float64, next func(i int) int) {
+	if Context == 0 {
+		return
+	}
+	orig := slices.Clone(rel)
+	for i := range rel {
+		if j := next(i); j >= 0 && j < len(orig) {
+			rel[i] += Context * orig[j]
+		}
+	}
 }
 
 // Mix writes into rel the weighted sum of lex and cos, each first divided by

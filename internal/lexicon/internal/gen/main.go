@@ -1,0 +1,55 @@
+// Command gen derives the lexicon table from WordNet 3.0.
+//
+// It reads the data.*, index.*, *.exc and cntlist.rev files of a WordNet
+// dictionary directory (Debian's wordnet-base installs them in
+// /usr/share/wordnet) and writes the gzip-compressed table that package
+// lexicon embeds. The output depends only on its input and on text.Stem, so
+// running it twice gives identical bytes:
+//
+//	go run ./internal/gen -wordnet /usr/share/wordnet -o table.bin.gz
+//
+// Regenerate whenever text.Stem or text.IsStop changes.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"strings"
+)
+
+func main() {
+	dir := flag.String("wordnet", "/usr/share/wordnet", "WordNet dictionary `directory`")
+	out := flag.String("o", "table.bin.gz", "output `file`")
+	verbose := flag.Bool("v", false, "print table statistics")
+	names := flag.String("names", "", "also write each concept id and its synset's words to `file`, for debugging")
+	flag.Parse()
+	log.SetFlags(0)
+	log.SetPrefix("gen: ")
+
+	wn, err := Load(*dir)
+	if err != nil {
+		log.Fatal(err)
+	}
+	b, err := Build(wn)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(*out, b.Bytes, 0o644); err != nil {
+		log.Fatal(err)
+	}
+	if *names != "" {
+		var sb strings.Builder
+		for i, s := range wn.Synsets {
+			fmt.Fprintf(&sb, "%d\t%c\t%s\n", i, s.Pos, strings.Join(s.Words, ","))
+		}
+		if err := os.WriteFile(*names, []byte(sb.String()), 0o644); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if *verbose {
+		fmt.Fprintf(os.Stderr, "synsets %d, stems %d, raw %d bytes, gzip %d bytes\n",
+			b.Synsets, b.Stems, b.Raw, len(b.Bytes))
+	}
+}

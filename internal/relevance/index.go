@@ -1,0 +1,67 @@
+package relevance
+
+import (
+	"strconv"
+
+	"github.com/engram-go/engram/internal/lexical"
+	"github.com/engram-go/engram/internal/lexicon"
+)
+
+// Index is the lexical side of relevance: BM25 over a document's words, and
+// BM25 over their WordNet concepts — each word's senses and hypernyms — so a
+// question about a "dog" finds "our new puppy" and "father" finds "dad". The
+// query side uses only each word's own senses: a document about a beagle is
+// about a dog, but a question about a dog is not about beagles in particular,
+// and two kinds of pet (dog, cat) do not match through "carnivore".
+//
+// Like lexical.Index it is not safe for concurrent use.
+type Index struct {
+	words    *lexical.Index
+	concepts *lexical.Index
+}
+
+// ConceptShare is the weight of concept matches next to word matches.
+var ConceptShare = 0.5
+
+// queryConcepts is how many of a query word's heaviest concepts it looks for.
+const queryConcepts = 2
+
+// NewIndex returns an empty index.
+func NewIndex() *Index { return &Index{words: lexical.New(), concepts: lexical.New()} }
+
+// Len returns the number of documents.
+func (ix *Index) Len() int { return ix.words.Len() }
+
+// Add indexes document doc with its stemmed terms (text.Terms).
+func (ix *Index) Add(doc int, terms []string) {
+	ix.words.Add(doc, terms)
+	var cs []string
+	for _, t := range terms {
+		for _, c := range lexicon.Concepts(t) {
+			cs = append(cs, conceptTerm(c.ID))
+		}
+	}
+	ix.concepts.Add(doc, cs)
+}
+
+// score adds the weighted BM25 of q's words and concepts into out.
+func (ix *Index) score(terms map[string]float64, out []float64) {
+	ix.words.Score(terms, out)
+	if ConceptShare == 0 {
+		return
+	}
+	cq := make(map[string]float64)
+	for t, w := range terms {
+		cs := lexicon.Concepts(t)
+		for k := 0; k < len(cs) && k < queryConcepts; k++ {
+			if k > 0 && cs[k].Weight < cs[0].Weight/2 {
+				break
+			}
+			ct := conceptTerm(cs[k].ID)
+			cq[ct] = max(cq[ct], ConceptShare*w)
+		}
+	}
+	ix.concepts.Score(cq, out)
+}
+
+func conceptTerm(id uint32) string { return strconv.FormatUint(uint64(id), 36) }

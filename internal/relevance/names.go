@@ -1,0 +1,53 @@
+package relevance
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/engram-go/engram/internal/lexicon"
+	"github.com/engram-go/engram/internal/text"
+)
+
+// Names returns the stemmed names a stored text mentions: capitalised words
+// that are not stop words, and, at the start of a sentence where capitals
+// say nothing, only those the dictionary does not know ("Freya moved", not
+// "Random, but"). The result has no duplicates.
+func Names(s string) []string { return names(s, true) }
+
+// queryNames is [Names] for a question, whose first word is a question word
+// or a name ("Dana's sister…"), never an ordinary capitalised word.
+func queryNames(s string) []string { return names(s, false) }
+
+func names(s string, strict bool) []string {
+	var out []string
+	for _, w := range text.Split(s) {
+		r, _ := utf8.DecodeRuneInString(w.Raw)
+		if !unicode.IsUpper(r) || len(w.Raw) < 2 || strings.ToUpper(w.Raw) == w.Raw {
+			continue
+		}
+		n := w.Norm
+		if i := strings.IndexAny(n, "'’"); i > 0 {
+			n = n[:i]
+		}
+		if text.IsStop(n) || questionWords[n] {
+			continue
+		}
+		stem := text.Stem(n)
+		if strict && w.SentenceStart && lexicon.Concepts(stem) != nil {
+			continue
+		}
+		found := false
+		for _, o := range out {
+			found = found || o == stem
+		}
+		if !found {
+			out = append(out, stem)
+		}
+	}
+	return out
+}
+
+var questionWords = map[string]bool{"which": true, "whose": true, "would": true, "could": true,
+	"should": true, "did": true, "does": true, "is": true, "are": true, "was": true, "were": true,
+	"has": true, "have": true, "had": true, "can": true, "will": true, "name": true, "tell": true}
