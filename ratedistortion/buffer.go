@@ -235,7 +235,8 @@ func (b *Buffer) Reward(_ context.Context, r float64) error {
 }
 
 // Observe stores a step that did not come through SaveContext — a tool
-// error, a failed chain — as a system unit.
+// error, a failed chain — as a system unit whose text says what happened
+// and, when there was one, the reward: "tool_error (reward -1): …".
 func (b *Buffer) Observe(ctx context.Context, s engram.Step) error {
 	if math.IsNaN(s.Reward) || math.IsInf(s.Reward, 0) {
 		return fmt.Errorf("ratedistortion: observe reward %v: %w", s.Reward, engram.ErrInvalidInput)
@@ -243,7 +244,11 @@ func (b *Buffer) Observe(ctx context.Context, s engram.Step) error {
 	if s.Text == "" {
 		return nil
 	}
-	return b.AddMessages(ctx, llms.SystemChatMessage{Content: s.Kind.String() + ": " + s.Text})
+	label := s.Kind.String()
+	if s.Reward != 0 {
+		label += " (reward " + strconv.FormatFloat(s.Reward, 'g', 3, 64) + ")"
+	}
+	return b.AddMessages(ctx, llms.SystemChatMessage{Content: label + ": " + s.Text})
 }
 
 // pick returns the string value for a key of m: want if set, else the only

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -220,4 +221,24 @@ func TestModelSummary(t *testing.T) {
 	}
 	// The same dropped set does not call the model again (the fake would fail).
 	load(t, b, "hello")
+}
+
+func TestObserveKeepsOutcomeSign(t *testing.T) {
+	ctx := context.Background()
+	b := newBuffer(t, WithTokenBudget(200))
+	if err := b.Observe(ctx, engram.Step{Kind: engram.StepToolError, Text: "weather(Lyon): timeout", Reward: -1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Observe(ctx, engram.Step{Kind: engram.StepToolResult, Text: "weather(Lyon): 14C", Reward: 0.5}); err != nil {
+		t.Fatal(err)
+	}
+	h := load(t, b, "weather in Lyon")
+	for _, want := range []string{"tool_error (reward -1): weather(Lyon): timeout", "tool_result (reward 0.5): weather(Lyon): 14C"} {
+		if !strings.Contains(h, want) {
+			t.Fatalf("history lacks %q:\n%s", want, h)
+		}
+	}
+	if err := b.Observe(ctx, engram.Step{Text: "x", Reward: math.Inf(1)}); !errors.Is(err, engram.ErrInvalidInput) {
+		t.Fatalf("infinite reward: err = %v", err)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/engram-go/engram/dmem"
 	"github.com/engram-go/engram/internal/dataset"
 	"github.com/engram-go/engram/ratedistortion"
 	"github.com/tmc/langchaingo/memory"
@@ -51,6 +52,9 @@ func Engram() []Memory {
 		{Name: "rd", Engram: true, New: func(_ context.Context, budget int, _ *dataset.Sample) (schema.Memory, error) {
 			return ratedistortion.New(ratedistortion.WithTokenBudget(budget))
 		}},
+		{Name: "dmem", Engram: true, New: func(ctx context.Context, budget int, _ *dataset.Sample) (schema.Memory, error) {
+			return dmem.New(ctx, dmem.WithTokenBudget(budget))
+		}, Close: func(m schema.Memory) error { return m.(*dmem.Memory).Close() }},
 	}
 }
 

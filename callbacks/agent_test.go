@@ -1,0 +1,212 @@
+package callbacks_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/engram-go/engram/callbacks"
+	"github.com/tmc/langchaingo/agents"
+	"github.com/tmc/langchaingo/chains"
+	"github.com/tmc/langchaingo/llms/fake"
+	"github.com/tmc/langchaingo/tools"
+)
+
+const (
+	useWeather = "Thought: Do I need to use a tool? Yes\nAction: weather\nAction Input: Paris"
+	answer     = "Thought: Do I need to use a tool? No\nAI: It is 18°C and sunny in Paris."
+)
+
+// flakyWeather fails its first n calls, then answers.
+func flakyWeather(n int) tools.Tool {
+	var mu sync.Mutex
+	calls := 0
+	return toolFunc{"weather", func(city string) (string, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		calls++
+		if calls <= n {
+			return "", errors.New("weather service unavailable")
+		}
+		return "18°C, sunny in " + city, nil
+	}}
+}
+
+// TestAgentLearnsFromFailureThenSuccess runs a langchaingo agent whose tool
+// fails twice and then works, with the Rewarder on the executor, the agent and
+// the tool. The memory receives, in order, both failures with a negative
+// reward, the success with a positive one, and the run's reward; the next load
+// for a similar task shows the failures and the success.
+func TestAgentLearnsFromFailureThenSuccess(t *testing.T) {
+	for _, m := range memories {
+		t.Run(m.name, func(t *testing.T) {
+			ctx := context.Background()
+			mem := m.new(t)
+			sink := &recorder{next: mem}
+			rw := newRewarder(t, sink)
+
+			llm := fake.NewFakeLLM([]string{useWeather, useWeather, useWeather, answer})
+			weather := callbacks.WrapTool(flakyWeather(2), rw, callbacks.ErrorsAsObservations())
+			agent := agents.NewConversationalAgent(llm, []tools.Tool{weather}, agents.WithCallbacksHandler(rw))
+			exec := agents.NewExecutor(agent, agents.WithMemory(mem), agents.WithCallbacksHandler(rw))
+
+			out, err := chains.Run(ctx, exec, "What is the weather in Paris today?")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(out, "18°C") {
+				t.Fatalf("agent answered %q", out)
+			}
+			flush(t, rw)
+
+			var got []string
+			for _, c := range sink.Calls() {
+				got = append(got, c.String())
+			}
+			want := []string{
+				`observe(tool_error "weather(Paris) failed: weather service unavailable" -1.0)`,
+				`observe(tool_error "weather(Paris) failed: weather service unavailable" -1.0)`,
+				`observe(tool_result "weather(Paris) → 18°C, sunny in Paris" +0.1)`,
+				`reward(+1.0)`,
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("memory received\n%q\nwant\n%q", got, want)
+			}
+			if st := rw.Stats(); st.Delivered != 4 || st.Dropped+st.Failed+st.Panicked != 0 {
+				t.Fatalf("stats %+v", st)
+			}
+
+			vars, err := mem.LoadMemoryVariables(ctx, map[string]any{"input": "What is the weather in Lyon?"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			history := fmt.Sprint(vars[mem.GetMemoryKey(ctx)])
+			for _, s := range []string{"weather(Paris) failed: weather service unavailable", "weather(Paris) → 18°C, sunny in Paris"} {
+				if !strings.Contains(history, s) {
+					t.Errorf("next load lacks %q:\n%s", s, history)
+				}
+			}
+		})
+	}
+}
+
+// TestFailedRunReachesMemory checks that a run that errors, for which
+// langchaingo skips SaveContext, still reaches memory, once, as a negative
+// experience, and that the next similar task is shown it.
+func TestFailedRunReachesMemory(t *testing.T) {
+	for _, m := range memories {
+		t.Run(m.name, func(t *testing.T) {
+			ctx := context.Background()
+			mem := m.new(t)
+			sink := &recorder{next: mem}
+			rw := newRewarder(t, sink)
+
+			for range 2 { // the tool fails and ends the run, twice
+				llm := fake.NewFakeLLM([]string{useWeather})
+				weather := callbacks.WrapTool(flakyWeather(1), rw)
+				agent := agents.NewConversationalAgent(llm, []tools.Tool{weather}, agents.WithCallbacksHandler(rw))
+				exec := agents.NewExecutor(agent, agents.WithMemory(mem), agents.WithCallbacksHandler(rw))
+				if _, err := chains.Run(ctx, exec, "What is the weather in Paris today?"); err == nil {
+					t.Fatal("run with a failing tool succeeded")
+				}
+			}
+			// The model itself fails: the chain error carries the task.
+			agent := agents.NewConversationalAgent(fake.NewFakeLLM(nil), nil, agents.WithCallbacksHandler(rw))
+			exec := agents.NewExecutor(agent, agents.WithMemory(mem), agents.WithCallbacksHandler(rw))
+			if _, err := chains.Run(ctx, exec, "Book a table in Paris"); err == nil {
+				t.Fatal("run with a failing model succeeded")
+			}
+			flush(t, rw)
+
+			var got []string
+			for _, c := range sink.Calls() {
+				got = append(got, c.String())
+			}
+			want := []string{
+				`observe(tool_error "weather(Paris) failed: weather service unavailable" -1.0)`,
+				`observe(tool_error "weather(Paris) failed: weather service unavailable" -1.0)`,
+				`observe(chain_error "task \"Book a table in Paris\" failed: no responses configured" -1.0)`,
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("memory received\n%q\nwant\n%q", got, want)
+			}
+			vars, err := mem.LoadMemoryVariables(ctx, map[string]any{"input": "Book a table in Lyon"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if h := fmt.Sprint(vars[mem.GetMemoryKey(ctx)]); !strings.Contains(h, `task "Book a table in Paris" failed`) {
+				t.Fatalf("failed run missing from the next load:\n%s", h)
+			}
+		})
+	}
+}
+
+// TestConcurrentAgentsShareOneRewarder runs agents in parallel, each with its
+// own fake model (llms/fake is not safe for concurrent use), all reporting to
+// one Rewarder and one memory. Run with -race. Each agent's steps reach the
+// sink in the agent's order.
+func TestConcurrentAgentsShareOneRewarder(t *testing.T) {
+	for _, m := range memories {
+		t.Run(m.name, func(t *testing.T) {
+			const agentsN, runs = 8, 5
+			ctx := context.Background()
+			mem := m.new(t)
+			sink := &recorder{next: mem}
+			rw := newRewarder(t, sink, callbacks.WithQueueSize(agentsN*runs*4))
+
+			var wg sync.WaitGroup
+			errs := make(chan error, agentsN*runs)
+			for a := range agentsN {
+				wg.Go(func() {
+					for r := range runs {
+						city := fmt.Sprintf("city%d-%d", a, r)
+						llm := fake.NewFakeLLM([]string{
+							"Thought: Do I need to use a tool? Yes\nAction: weather\nAction Input: " + city,
+							"Thought: Do I need to use a tool? No\nAI: fine",
+						})
+						weather := callbacks.WrapTool(flakyWeather(0), rw)
+						agent := agents.NewConversationalAgent(llm, []tools.Tool{weather}, agents.WithCallbacksHandler(rw))
+						exec := agents.NewExecutor(agent, agents.WithMemory(mem), agents.WithCallbacksHandler(rw))
+						runCtx, cancel := context.WithCancel(ctx)
+						_, err := chains.Run(runCtx, exec, "weather in "+city)
+						cancel()
+						errs <- err
+						if r == 2 {
+							rw.Feedback(ctx, callbacks.ThumbsUp, "")
+						}
+					}
+				})
+			}
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			flush(t, rw)
+			st := rw.Stats()
+			if want := int64(agentsN * (2*runs + 1)); st.Queued != want || st.Delivered != want || st.Dropped != 0 {
+				t.Fatalf("stats %+v, want %d delivered", st, want)
+			}
+			next := make(map[int]int) // agent → next run whose result is due
+			for _, c := range sink.Calls() {
+				var a, r int
+				if c.Kind.String() != "tool_result" {
+					continue
+				}
+				if _, err := fmt.Sscanf(c.Text, "weather(city%d-%d)", &a, &r); err != nil {
+					t.Fatalf("unexpected step %q", c.Text)
+				}
+				if r != next[a] {
+					t.Fatalf("agent %d: run %d delivered before run %d", a, r, next[a])
+				}
+				next[a]++
+			}
+		})
+	}
+}

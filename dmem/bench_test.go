@@ -1,0 +1,179 @@
+package dmem
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+
+	chromem "github.com/philippgille/chromem-go"
+	"github.com/tmc/langchaingo/schema"
+)
+
+// benchTexts returns n varied fact-like sentences.
+func benchTexts(seed uint64, n int) []string {
+	r := rand.New(rand.NewPCG(seed, 11))
+	out := make([]string, n)
+	for i := range out {
+		st, _ := choose(r, factMakers)(r, choose(r, fxNames))
+		out[i] = fmt.Sprintf("%s (note %d about %s)", st, i, choose(r, fxCities))
+	}
+	return out
+}
+
+func fill(b *testing.B, m *Memory, texts []string) {
+	b.Helper()
+	const batch = 512
+	for i := 0; i < len(texts); i += batch {
+		docs := make([]schema.Document, 0, batch)
+		for _, t := range texts[i:min(i+batch, len(texts))] {
+			docs = append(docs, schema.Document{PageContent: t})
+		}
+		if _, err := m.AddDocuments(bg, docs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func heapBytes() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+// BenchmarkRetrieve compares a full load (embed the query, one chromem
+// query for the candidates, value fusion, knapsack packing, rendering) with
+// a raw chromem QueryEmbedding for as many results over the same vectors,
+// timed alternately in the same run. It reports both medians, their ratio,
+// and the memory's heap bytes per unit.
+func BenchmarkRetrieve(b *testing.B) {
+	for _, n := range []int{1000, 10000, 100000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			texts := benchTexts(1, n)
+			before := heapBytes()
+			m, err := New(bg, WithCapacity(n), WithTokenBudget(1024))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer m.Close()
+			fill(b, m, texts)
+			perUnit := float64(heapBytes()-before) / float64(n)
+
+			raw, err := chromem.NewDB().CreateCollection("raw", nil, errNoEmbedding)
+			if err != nil {
+				b.Fatal(err)
+			}
+			m.mu.RLock()
+			for _, u := range m.heap {
+				if err := raw.AddDocument(bg, chromem.Document{ID: u.ID, Embedding: u.Embedding}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			m.mu.RUnlock()
+			queries := make([]string, 64)
+			qvecs := make([][]float32, len(queries))
+			r := rand.New(rand.NewPCG(2, 2))
+			for i := range queries {
+				_, queries[i] = choose(r, factMakers)(r, choose(r, fxNames))
+				v, _ := m.opts.embedder.EmbedQuery(bg, queries[i])
+				qvecs[i], _ = normalised(v)
+			}
+			var tm, tr []time.Duration
+			b.ResetTimer()
+			for i := 0; b.Loop(); i++ {
+				q := i % len(queries)
+				t0 := time.Now()
+				if _, err := raw.QueryEmbedding(bg, qvecs[q], m.opts.candidates, nil, nil); err != nil {
+					b.Fatal(err)
+				}
+				t1 := time.Now()
+				if _, err := m.LoadMemoryVariables(bg, map[string]any{"input": queries[q]}); err != nil {
+					b.Fatal(err)
+				}
+				tr, tm = append(tr, t1.Sub(t0)), append(tm, time.Since(t1))
+			}
+			pm, pr := median(tm), median(tr)
+			b.ReportMetric(float64(pm.Microseconds())/1000, "dmem-p50-ms")
+			b.ReportMetric(float64(pr.Microseconds())/1000, "chromem-p50-ms")
+			b.ReportMetric(float64(pm)/float64(pr), "ratio")
+			b.ReportMetric(perUnit, "heap-B/unit")
+		})
+	}
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// BenchmarkInsert measures units stored per second: one SaveContext pair
+// (two steps, gated) per operation in memory; durably, batches of 64
+// documents per commit, and concurrent SaveContext callers sharing commits.
+func BenchmarkInsert(b *testing.B) {
+	b.Run("memory/save", func(b *testing.B) {
+		m, err := New(bg, WithCapacity(1<<20))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer m.Close()
+		texts := benchTexts(3, 1<<16)
+		b.ResetTimer()
+		for i := 0; b.Loop(); i++ {
+			if err := m.SaveContext(bg, map[string]any{"input": texts[i%len(texts)]}, map[string]any{"output": texts[(i+7)%len(texts)]}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(2*float64(b.N)/b.Elapsed().Seconds(), "units/s")
+	})
+	b.Run("durable/batch64", func(b *testing.B) {
+		dir := b.TempDir()
+		m, err := New(bg, WithPath(dir), WithCapacity(1<<20))
+		if err != nil {
+			b.Fatal(err)
+		}
+		texts := benchTexts(4, 4096)
+		b.ResetTimer()
+		for i := 0; b.Loop(); i++ {
+			docs := make([]schema.Document, 64)
+			for k := range docs {
+				docs[k].PageContent = texts[(i*64+k)%len(texts)]
+			}
+			if _, err := m.AddDocuments(bg, docs); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(64*float64(b.N)/b.Elapsed().Seconds(), "units/s")
+		b.StopTimer()
+		m.Close()
+		if fi, err := os.Stat(filepath.Join(dir, fileName)); err == nil {
+			b.ReportMetric(float64(fi.Size())/float64(64*b.N), "file-B/unit")
+		}
+	})
+	b.Run("durable/parallel-save", func(b *testing.B) {
+		m, err := New(bg, WithPath(b.TempDir()), WithCapacity(1<<20))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer m.Close()
+		texts := benchTexts(5, 4096)
+		b.SetParallelism(8)
+		b.ResetTimer()
+		b.RunParallel(func(pb *testing.PB) {
+			r := rand.New(rand.NewPCG(rand.Uint64(), 0))
+			for pb.Next() {
+				if err := m.SaveContext(bg, map[string]any{"input": texts[r.IntN(len(texts))]}, map[string]any{"output": texts[r.IntN(len(texts))]}); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+		b.ReportMetric(2*float64(b.N)/b.Elapsed().Seconds(), "units/s")
+	})
+}

@@ -1,0 +1,30 @@
+// Package dmem is D-MEM, a dopamine-gated, value-routed long-term memory for
+// agents that run for weeks. It keeps what surprised the agent and lets the
+// routine fade, so the store stays small and what comes back is what mattered.
+//
+//	step ──► features φ(s), novelty ν ──► gate g = σ(α|δ| − β) ──► core (heap by priority, chromem index)
+//	           │                            │                    ├► short-term buffer (recent window)
+//	reward ──► δ = r + γV̄(s′) − V(s) ───────┘                    └► nowhere (history only)
+//
+// Every step (a conversation turn, a tool call, result or error) becomes a
+// unit with an embedding, a time and, when one arrives, a reward. A small
+// linear value model V(s) learns by TD(0) against Polyak-averaged target
+// weights V̄; its error δ is the surprise. Where no reward comes, surprise is
+// novelty: the new terms, names, numbers and dates a step brings, times how
+// far it is from what the memory already holds. The gate's α and β follow
+// streaming (P²) quantiles of |δ|; δ's sign is kept in the unit.
+//
+// Core units carry a priority that starts from their surprise, grows when
+// they merge a near-duplicate or are retrieved just before a positive δ, and
+// halves every half-life steps; at capacity the lowest goes (a heap).
+// A load fuses λ·similarity + (1 − λ)·salience over the nearest units of one
+// chromem query plus the short-term buffer, λ moving toward value as rewards
+// accumulate, and packs groups (a human turn with its reply) into the exact
+// token budget with internal/knapsack, the selector every engram memory uses.
+//
+// With WithPath the record lives in bbolt (ACID; commits are grouped, and an
+// acknowledged write is committed); chromem is only an index, rebuilt on
+// open and never persisted by chromem itself. A Memory is safe for concurrent
+// use; New starts no goroutine. Explain says why a unit was stored, routed,
+// kept or evicted.
+package dmem

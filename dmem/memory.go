@@ -1,0 +1,899 @@
+package dmem
+
+import (
+	"container/heap"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/text"
+	"github.com/tmc/langchaingo/schema"
+	"github.com/tmc/langchaingo/vectorstores"
+)
+
+// Memory is a dopamine-gated long-term memory. See the package doc.
+type Memory struct {
+	opts options
+	w    *writer // nil when in memory only
+
+	mu        sync.RWMutex // guards everything below
+	closed    bool
+	ix        *index
+	lsh       *lsh              // nil until the dimension is known
+	byID      map[string]*unit  // resident units: core and short-term
+	groups    map[int64][]*unit // resident units by group
+	heap      evictHeap         // core units, lowest priority on top
+	short     []*unit           // short-term buffer, oldest first
+	gone      map[string]*unit  // units that left, for Explain; bounded
+	goneOrder []int64           // sequence numbers of gone, oldest first
+	df        map[string]uint32 // steps seen per term
+	seen      seenRing
+	novelty   gate // gates reward-free novelty
+	rpe       gate // gates reward prediction errors
+	st        state
+	pending   *pendingStep // the latest step, whose transition is open
+	openHuman int64        // group of a human turn awaiting its reply, or -1
+	retrieved []string     // ids the latest load returned
+	dirty     map[*unit]struct{}
+}
+
+var (
+	_ schema.Memory            = (*Memory)(nil)
+	_ vectorstores.VectorStore = (*Memory)(nil)
+	_ engram.RewardSink        = (*Memory)(nil)
+)
+
+// state is what the memory has learned, persisted as one record.
+type state struct {
+	Seq, Group  int64
+	Dim         int
+	Value       valueModel
+	Novelty     [2]quantile
+	RPE         [2]quantile
+	Rewards     int64   // rewards received
+	RewardScale float64 // running mean of |r|
+	MeanValue   float64 // running mean of V̄(s): what a next state is worth
+	Steps       int64   // steps seen, stored or not
+	Lines       string  // fingerprint of how lines are counted
+}
+
+// pendingStep is the latest step: its transition to the next step is open,
+// and a reward may still attach to it.
+type pendingStep struct {
+	feat     features
+	u        *unit // where its statistics live (itself, or what it merged into)
+	reward   float64
+	rewarded bool
+}
+
+// New opens a memory. With no options it is in memory, embeds offline and
+// returns at most 2000 tokens; [WithPath] makes it durable, restoring what a
+// previous memory at that path committed. New starts no goroutine.
+func New(ctx context.Context, opts ...Option) (*Memory, error) {
+	o := defaults()
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	m := &Memory{opts: o}
+	m.reset()
+	if o.path == "" {
+		return m, nil
+	}
+	s, err := openBolt(o.path)
+	if err != nil {
+		return nil, err
+	}
+	m.w = &writer{store: s}
+	if err := m.load(ctx, s); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return m, nil
+}
+
+func (m *Memory) reset() {
+	ix, err := newIndex()
+	if err != nil {
+		panic(err) // creating a collection in a fresh in-memory DB cannot fail
+	}
+	m.ix = ix
+	m.lsh = nil
+	m.byID = make(map[string]*unit)
+	m.groups = make(map[int64][]*unit)
+	m.heap = nil
+	m.short = nil
+	m.gone = make(map[string]*unit)
+	m.goneOrder = nil
+	m.df = make(map[string]uint32)
+	m.seen = seenRing{}
+	m.novelty, m.rpe = noveltyGate(), rewardGate()
+	m.st = state{Lines: m.linesFingerprint()}
+	m.pending = nil
+	m.openHuman = -1
+	m.retrieved = nil
+	m.dirty = make(map[*unit]struct{})
+}
+
+// linesFingerprint identifies how unit token counts were made, so that a
+// reopened memory with other prefixes or another counter recounts them.
+func (m *Memory) linesFingerprint() string {
+	return fmt.Sprintf("%s|%s|%d", m.opts.humanPrefix, m.opts.aiPrefix, m.opts.counter(m.opts.humanPrefix+": tokens 12345 ünïcödé\n"))
+}
+
+// Close commits what is pending and releases the store. Later calls fail
+// with [engram.ErrClosed]; Close itself may be called more than once.
+func (m *Memory) Close() error {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return nil
+	}
+	m.closed = true
+	b := m.batch()
+	t := m.commit(b)
+	m.mu.Unlock()
+	if m.w == nil {
+		return nil
+	}
+	err := m.w.wait(context.Background(), t)
+	if cerr := m.w.store.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("dmem: close: %w", cerr)
+	}
+	return err
+}
+
+// GetMemoryKey returns the key the history is returned under.
+func (m *Memory) GetMemoryKey(context.Context) string { return m.opts.memoryKey }
+
+// MemoryVariables returns the one key LoadMemoryVariables sets.
+func (m *Memory) MemoryVariables(context.Context) []string { return []string{m.opts.memoryKey} }
+
+// SaveContext records the human message from inputs and the AI reply from
+// outputs as two steps of one group (kept or dropped together when
+// retrieved; each is routed on its own). Keys are chosen as [WithInputKey]
+// and [WithOutputKey] say; values must be strings. An empty message is
+// skipped; both empty, a missing key or a non-string value give an error
+// wrapping [engram.ErrInvalidInput], and nothing is recorded.
+func (m *Memory) SaveContext(ctx context.Context, inputs, outputs map[string]any) error {
+	in, err := pick(inputs, m.opts.inputKey, m.opts.memoryKey, "input", "question")
+	if err != nil {
+		return fmt.Errorf("dmem: save inputs: %w", err)
+	}
+	out, err := pick(outputs, m.opts.outputKey, m.opts.memoryKey, "output", "text", "answer")
+	if err != nil {
+		return fmt.Errorf("dmem: save outputs: %w", err)
+	}
+	var ds []draft
+	if strings.TrimSpace(in) != "" {
+		ds = append(ds, draft{role: engram.RoleHuman, text: in})
+	}
+	if strings.TrimSpace(out) != "" {
+		ds = append(ds, draft{role: engram.RoleAI, text: out})
+	}
+	if len(ds) == 0 {
+		return fmt.Errorf("dmem: save: empty input and output: %w", engram.ErrInvalidInput)
+	}
+	_, err = m.record(ctx, ds)
+	return err
+}
+
+// Observe records an agent step that did not pass through SaveContext — a
+// tool call or result, an error, the finish — and attaches s.Reward to it
+// when non-zero. Empty text or a non-finite reward give an error wrapping
+// [engram.ErrInvalidInput].
+func (m *Memory) Observe(ctx context.Context, s engram.Step) error {
+	if !finite(s.Reward) {
+		return fmt.Errorf("dmem: observe: reward %v: %w", s.Reward, engram.ErrInvalidInput)
+	}
+	if strings.TrimSpace(s.Text) == "" {
+		return fmt.Errorf("dmem: observe: empty text: %w", engram.ErrInvalidInput)
+	}
+	d := draft{role: stepRole(s.Kind), kind: s.Kind, text: s.Text, at: s.Time}
+	if s.Kind != engram.StepMessage {
+		d.text = s.Kind.String() + ": " + s.Text
+	}
+	if _, err := m.record(ctx, []draft{d}); err != nil {
+		return err
+	}
+	if s.Reward != 0 {
+		return m.Reward(ctx, s.Reward)
+	}
+	return nil
+}
+
+func stepRole(k engram.StepKind) engram.Role {
+	switch k {
+	case engram.StepMessage:
+		return engram.RoleHuman
+	case engram.StepToolCall:
+		return engram.RoleToolCall
+	case engram.StepToolResult, engram.StepToolError:
+		return engram.RoleToolResult
+	}
+	return engram.RoleSystem
+}
+
+// Reward attaches r to the latest step and judges its surprise: the reward
+// prediction error δ = r + γ·E[V̄(s')] − V(s), with the next state's value
+// estimated by the running mean until the next step arrives (the TD update
+// then uses the real one). A surprising step is moved to core memory; a
+// positive δ also consolidates the units the latest load returned. r must
+// be finite ([engram.ErrInvalidInput]); with no step yet it fails with
+// [engram.ErrNotFound].
+func (m *Memory) Reward(ctx context.Context, r float64) error {
+	if !finite(r) {
+		return fmt.Errorf("dmem: reward %v: %w", r, engram.ErrInvalidInput)
+	}
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return fmt.Errorf("dmem: reward: %w", engram.ErrClosed)
+	}
+	p := m.pending
+	if p == nil {
+		m.mu.Unlock()
+		return fmt.Errorf("dmem: reward: no step to attach it to: %w", engram.ErrNotFound)
+	}
+	b := m.batch()
+	p.reward += r
+	p.rewarded = true
+	p.u.Reward += r
+	m.st.Rewards++
+	if m.st.Rewards == 1 {
+		m.st.RewardScale = math.Abs(r)
+	} else {
+		m.st.RewardScale += 0.05 * (math.Abs(r) - m.st.RewardScale)
+	}
+	delta := p.reward + m.opts.discount*m.st.MeanValue - m.st.Value.value(&p.feat)
+	m.judge(p.u, delta, EventRewarded, b)
+	t := m.commit(b)
+	m.mu.Unlock()
+	return m.wait(ctx, t)
+}
+
+// draft is a step prepared outside the lock.
+type draft struct {
+	role  engram.Role
+	kind  engram.StepKind
+	text  string
+	at    time.Time
+	meta  []byte
+	force bool // an explicit add: core memory, whatever the gate says
+
+	vec     []float32
+	tokens  int
+	flags   engram.Flags
+	keys    []string        // terms and neighbouring pairs, for novelty
+	salient map[string]bool // terms that are numbers or names
+}
+
+// record embeds and counts drafts, then places them in order and commits.
+// It returns the ids of the units the steps became.
+func (m *Memory) record(ctx context.Context, ds []draft) ([]string, error) {
+	texts := make([]string, len(ds))
+	for i := range ds {
+		if !utf8.ValidString(ds[i].text) {
+			ds[i].text = strings.ToValidUTF8(ds[i].text, "\uFFFD")
+		}
+		texts[i] = ds[i].text
+	}
+	vecs, err := m.opts.embedder.EmbedDocuments(ctx, texts)
+	if err != nil {
+		return nil, fmt.Errorf("dmem: embed: %w", err)
+	}
+	if len(vecs) != len(ds) {
+		return nil, fmt.Errorf("dmem: embedder returned %d vectors for %d texts: %w", len(vecs), len(ds), engram.ErrInvalidInput)
+	}
+	for i := range ds {
+		d := &ds[i]
+		if d.vec, err = normalised(vecs[i]); err != nil {
+			return nil, fmt.Errorf("dmem: embed %q: %w", short(d.text), err)
+		}
+		if i > 0 && len(d.vec) != len(ds[0].vec) {
+			return nil, fmt.Errorf("dmem: embedder returned vectors of %d and %d dimensions: %w", len(ds[0].vec), len(d.vec), engram.ErrInvalidInput)
+		}
+		d.tokens = m.opts.counter(m.line(d.role, d.text))
+		d.flags = text.Flags(d.text)
+		d.keys = keys(text.Terms(d.text))
+		d.salient = salientTerms(d.text)
+	}
+
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return nil, fmt.Errorf("dmem: save: %w", engram.ErrClosed)
+	}
+	if err := m.checkDim(len(ds[0].vec)); err != nil {
+		m.mu.Unlock()
+		return nil, err
+	}
+	b := m.batch()
+	ids := make([]string, len(ds))
+	now := m.opts.now()
+	for i := range ds {
+		if ds[i].at.IsZero() {
+			ds[i].at = now
+		}
+		ids[i] = m.step(&ds[i], b)
+	}
+	t := m.commit(b)
+	m.mu.Unlock()
+	return ids, m.wait(ctx, t)
+}
+
+// checkDim fixes the dimension on the first vector and refuses others.
+// m.mu must be held.
+func (m *Memory) checkDim(n int) error {
+	switch {
+	case n == 0:
+		return fmt.Errorf("dmem: embedder returned an empty vector: %w", engram.ErrInvalidInput)
+	case m.st.Dim == 0:
+		m.st.Dim = n
+	case n != m.st.Dim:
+		return fmt.Errorf("dmem: embedding has %d dimensions, memory has %d: %w", n, m.st.Dim, engram.ErrInvalidInput)
+	}
+	if m.lsh == nil {
+		m.lsh = newLSH(m.st.Dim)
+	}
+	return nil
+}
+
+// step turns one draft into a unit, judges its novelty, routes it, and
+// closes the previous step's transition. m.mu must be held.
+func (m *Memory) step(d *draft, b *batch) string {
+	seq := m.st.Seq
+	m.st.Seq++
+	m.st.Steps++
+	u := &unit{
+		Unit: engram.Unit{
+			ID: idOf(seq), Seq: seq, Group: m.groupFor(d.role), Role: d.role, Text: d.text,
+			Time: d.at, Tokens: d.tokens, Embedding: d.vec, Flags: d.flags,
+		},
+		Kind: d.kind, Meta: d.meta, heapIdx: -1,
+	}
+	near, sim := m.lsh.nearest(d.vec)
+	c := max(sim, m.seen.best(d.vec))
+	u.Novelty = lexicalNovelty(d.keys, d.salient, d.flags, m.df) * (1 - math.Pow(c, 6))
+	f := stepFeatures(u.Role, u.Kind, u.Flags, u.Tokens, u.Novelty, d.vec)
+	m.complete(&f, b)
+
+	g := m.novelty.value(u.Novelty, 0)
+	m.novelty.observe(u.Novelty)
+	u.Delta, u.Gate = u.Novelty, g
+	home := u
+	switch {
+	case near != nil && sim >= m.opts.merge && !d.force:
+		m.merge(near, u, g, b)
+		u.Route = RouteMerged
+		u.record(Event{Step: seq, Kind: EventRouted, Route: RouteMerged, Delta: u.Delta, Gate: g})
+		m.bury(u, b)
+		home = near
+	default:
+		r := route(g)
+		if d.force {
+			r = RouteCore
+		}
+		m.place(u, r, priority(g, u.Novelty, m.novelty.mid(0)), EventRouted, b)
+	}
+
+	for _, t := range d.keys {
+		m.df[t]++
+		b.term(t, m.df[t])
+	}
+	m.seen.add(d.vec)
+	m.pending = &pendingStep{feat: f, u: home}
+	return u.ID
+}
+
+// complete closes the pending step's transition to a step with features
+// next: one TD(0) update; once rewards exist, an unrewarded step whose δ
+// turns out surprising is promoted too. m.mu must be held.
+func (m *Memory) complete(next *features, b *batch) {
+	p := m.pending
+	if p == nil {
+		return
+	}
+	m.pending = nil
+	delta := m.st.Value.learn(&p.feat, next, p.reward, m.opts.discount)
+	if next != nil {
+		m.st.MeanValue += 0.05 * (m.st.Value.target(next) - m.st.MeanValue)
+	}
+	if m.st.Rewards > 0 && !p.rewarded {
+		m.judge(p.u, delta, EventDecided, b)
+	}
+	if p.u.Route == RouteNowhere && p.u.Embedding != nil {
+		p.u.Embedding = nil // no reward can resurrect it now
+	}
+}
+
+// judge gates a reward prediction error δ for u: a surprising δ moves u to
+// core memory (from the short-term buffer, or back from nowhere) and raises
+// its priority; a positive δ consolidates what the latest load returned.
+// m.mu must be held.
+func (m *Memory) judge(u *unit, delta float64, kind EventKind, b *batch) {
+	floor := 0.25 * m.st.RewardScale
+	g := m.rpe.value(delta, floor)
+	mid := m.rpe.mid(floor)
+	m.rpe.observe(delta)
+	m.boost(delta, mid, b)
+	if g <= u.Gate && kind == EventDecided {
+		return // nothing new: keep histories short
+	}
+	if g > u.Gate {
+		u.Delta, u.Gate = delta, g
+	}
+	p := priority(g, math.Abs(delta), mid)
+	switch {
+	case route(g) == RouteCore && u.Route != RouteCore && u.Route != RouteMerged && len(u.Embedding) == m.st.Dim:
+		if u.Route == RouteShort {
+			m.unplace(u)
+		} else {
+			m.unbury(u, b)
+		}
+		m.place(u, RouteCore, p, EventPromoted, b)
+		return
+	case u.Route == RouteCore && p > m.priorityAt(u, m.st.Seq):
+		m.setPriority(u, p)
+	}
+	u.record(Event{Step: m.st.Seq, Kind: kind, Route: u.Route, Delta: delta, Gate: g, Priority: m.priorityAt(u, m.st.Seq)})
+	b.put(u)
+}
+
+// place puts u where route r says, with priority p. m.mu must be held.
+func (m *Memory) place(u *unit, r Route, p float64, kind EventKind, b *batch) {
+	u.Route = r
+	u.LogP = m.logP(p, m.st.Seq)
+	u.record(Event{Step: m.st.Seq, Kind: kind, Route: r, Delta: u.Delta, Gate: u.Gate, Priority: p})
+	if r == RouteNowhere {
+		m.bury(u, b)
+		return
+	}
+	m.resident(u)
+	b.put(u)
+	if r == RouteCore {
+		heap.Push(&m.heap, u)
+		if !zero(u.Embedding) {
+			// Only fails on an empty id or vector, which cannot happen here.
+			if err := m.ix.add(context.Background(), u.ID, u.Embedding); err == nil {
+				u.indexed = true
+			}
+		}
+		m.evictOverflow(b)
+		return
+	}
+	m.short = append(m.short, u)
+	for len(m.short) > m.opts.shortTerm {
+		old := m.short[0]
+		m.unplace(old)
+		old.record(Event{Step: m.st.Seq, Kind: EventOverwritten, Route: RouteNowhere})
+		old.Route = RouteNowhere
+		m.bury(old, b)
+	}
+}
+
+// resident makes u findable: by id, by group, by LSH.
+func (m *Memory) resident(u *unit) {
+	m.byID[u.ID] = u
+	m.groups[u.Group] = append(m.groups[u.Group], u)
+	m.lsh.add(u)
+}
+
+// unplace removes u from wherever it is resident. m.mu must be held.
+func (m *Memory) unplace(u *unit) {
+	delete(m.byID, u.ID)
+	if g := slices.DeleteFunc(m.groups[u.Group], func(x *unit) bool { return x == u }); len(g) > 0 {
+		m.groups[u.Group] = g
+	} else {
+		delete(m.groups, u.Group)
+	}
+	m.lsh.remove(u)
+	if u.heapIdx >= 0 {
+		heap.Remove(&m.heap, u.heapIdx)
+	}
+	if u.indexed {
+		_ = m.ix.remove(context.Background(), u.ID) // deleting by id cannot fail
+		u.indexed = false
+	}
+	if i := slices.Index(m.short, u); i >= 0 {
+		m.short = slices.Delete(m.short, i, i+1)
+	}
+}
+
+// bury keeps the history of a unit that is not (or no longer) stored, within
+// the bound of WithHistory. m.mu must be held.
+func (m *Memory) bury(u *unit, b *batch) {
+	if u.Seq != m.st.Seq-1 || u.Route == RouteMerged {
+		u.Embedding = nil // only the newest step can still be rewarded back
+	}
+	m.gone[u.ID] = u
+	m.goneOrder = append(m.goneOrder, u.Seq)
+	b.put(u)
+	for len(m.goneOrder) > m.opts.history {
+		old := idOf(m.goneOrder[0])
+		m.goneOrder = m.goneOrder[1:]
+		if x, ok := m.gone[old]; ok {
+			delete(m.gone, old)
+			b.put(x)
+		}
+	}
+}
+
+// unbury takes u out of the gone histories, to store it again.
+func (m *Memory) unbury(u *unit, b *batch) {
+	delete(m.gone, u.ID)
+	if i := slices.Index(m.goneOrder, u.Seq); i >= 0 {
+		m.goneOrder = slices.Delete(m.goneOrder, i, i+1)
+	}
+}
+
+// groupFor assigns a group: a human turn opens one, the AI reply joins it,
+// anything else stands alone. m.mu must be held.
+func (m *Memory) groupFor(r engram.Role) int64 {
+	g := m.st.Group
+	switch r {
+	case engram.RoleHuman:
+		m.st.Group++
+		m.openHuman = g
+	case engram.RoleAI:
+		if m.openHuman >= 0 {
+			g = m.openHuman
+		} else {
+			m.st.Group++
+		}
+		m.openHuman = -1
+	default:
+		m.st.Group++
+		m.openHuman = -1
+	}
+	return g
+}
+
+// Clear forgets everything, durably.
+func (m *Memory) Clear(ctx context.Context) error {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return fmt.Errorf("dmem: clear: %w", engram.ErrClosed)
+	}
+	m.reset()
+	b := m.batch()
+	for _, bk := range buckets {
+		b.ops = append(b.ops, Op{Bucket: bk})
+	}
+	t := m.commit(b)
+	m.mu.Unlock()
+	return m.wait(ctx, t)
+}
+
+// Stats counts what the memory holds.
+type Stats struct {
+	// Core and Short are the units in core memory and the short-term buffer.
+	Core, Short int
+	// Steps is every step seen, stored or not.
+	Steps int64
+	// Rewards is the number of rewards received.
+	Rewards int64
+	// Lambda is the current weight of semantic similarity in retrieval.
+	Lambda float64
+}
+
+// Stats returns the memory's counts.
+func (m *Memory) Stats() Stats {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return Stats{Core: m.heap.Len(), Short: len(m.short), Steps: m.st.Steps, Rewards: m.st.Rewards, Lambda: m.lambda()}
+}
+
+// Unit returns a copy of the stored unit id and its route; ErrNotFound if
+// it is not stored (see [Memory.Explain] for units that left).
+func (m *Memory) Unit(id string) (engram.Unit, Route, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	u, ok := m.byID[id]
+	if !ok {
+		return engram.Unit{}, 0, fmt.Errorf("dmem: unit %q: %w", id, engram.ErrNotFound)
+	}
+	return u.Unit, u.Route, nil
+}
+
+// Units returns copies of the stored units of route r (core or short),
+// oldest first.
+func (m *Memory) Units(r Route) []engram.Unit {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	var out []engram.Unit
+	for _, u := range m.byID {
+		if u.Route == r {
+			out = append(out, u.Unit)
+		}
+	}
+	slices.SortFunc(out, func(a, b engram.Unit) int { return int(a.Seq - b.Seq) })
+	return out
+}
+
+// line renders one unit as it appears in the history, newline included.
+func (m *Memory) line(r engram.Role, s string) string {
+	return m.prefix(r) + ": " + s + "\n"
+}
+
+func (m *Memory) prefix(r engram.Role) string {
+	switch r {
+	case engram.RoleHuman:
+		return m.opts.humanPrefix
+	case engram.RoleAI, engram.RoleToolCall:
+		return m.opts.aiPrefix
+	case engram.RoleToolResult:
+		return "tool"
+	}
+	return "system"
+}
+
+// batch is the store ops one memory operation produces. m.mu must be held
+// while it is filled and committed.
+type batch struct {
+	units map[*unit]struct{}
+	terms map[string]uint32
+	ops   []Op
+}
+
+func (m *Memory) batch() *batch {
+	return &batch{units: make(map[*unit]struct{}), terms: make(map[string]uint32)}
+}
+
+func (b *batch) put(u *unit)              { b.units[u] = struct{}{} }
+func (b *batch) term(t string, df uint32) { b.terms[t] = df }
+
+// commit turns b into ops on the writer and returns the ticket to wait on;
+// 0 when in memory. Each unit is written where it now is: the units bucket
+// if stored, the gone bucket if only its history remains, nowhere if even
+// that was dropped. m.mu must be held.
+func (m *Memory) commit(b *batch) uint64 {
+	if m.w == nil {
+		clear(m.dirty)
+		return 0
+	}
+	for u := range m.dirty {
+		b.units[u] = struct{}{}
+	}
+	clear(m.dirty)
+	ops := b.ops
+	for u := range b.units {
+		k := seqKey(u.Seq)
+		_, stored := m.byID[u.ID]
+		_, buried := m.gone[u.ID]
+		switch {
+		case stored:
+			ops = append(ops, Op{BucketGone, k, nil}, Op{BucketUnits, k, u.encode(nil)})
+		case buried:
+			g := *u
+			g.Embedding = nil
+			ops = append(ops, Op{BucketUnits, k, nil}, Op{BucketGone, k, g.encode(nil)})
+		default:
+			ops = append(ops, Op{BucketUnits, k, nil}, Op{BucketGone, k, nil})
+		}
+	}
+	for t, n := range b.terms {
+		ops = append(ops, Op{BucketTerms, []byte(t), binaryUvarint(n)})
+	}
+	m.saveState()
+	st, err := json.Marshal(m.st)
+	if err == nil {
+		ops = append(ops, Op{BucketMeta, []byte("state"), st})
+	}
+	return m.w.add(ops...)
+}
+
+func (m *Memory) saveState() {
+	m.st.Novelty = [2]quantile{m.novelty.lo, m.novelty.hi}
+	m.st.RPE = [2]quantile{m.rpe.lo, m.rpe.hi}
+}
+
+// wait returns once ticket t is durable.
+func (m *Memory) wait(ctx context.Context, t uint64) error {
+	if m.w == nil || t == 0 {
+		return nil
+	}
+	if err := m.w.wait(ctx, t); err != nil {
+		return fmt.Errorf("dmem: commit: %w", err)
+	}
+	return nil
+}
+
+// load restores the memory from s. The chromem index, the LSH tables, the
+// eviction heap and the short-term buffer are rebuilt from the records.
+func (m *Memory) load(ctx context.Context, s Store) error {
+	err := s.Scan(ctx, BucketMeta, func(k, v []byte) error {
+		if string(k) == "state" {
+			return json.Unmarshal(v, &m.st)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("dmem: load state: %w", err)
+	}
+	m.novelty.lo, m.novelty.hi = m.st.Novelty[0], m.st.Novelty[1]
+	m.rpe.lo, m.rpe.hi = m.st.RPE[0], m.st.RPE[1]
+	if m.novelty.lo.P == 0 {
+		m.novelty, m.rpe = noveltyGate(), rewardGate()
+	}
+	err = s.Scan(ctx, BucketTerms, func(k, v []byte) error {
+		n, _ := uvarint(v)
+		m.df[string(k)] = n
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("dmem: load terms: %w", err)
+	}
+	recount := m.st.Lines != m.linesFingerprint()
+	m.st.Lines = m.linesFingerprint()
+	var core, short []*unit
+	err = s.Scan(ctx, BucketUnits, func(k, v []byte) error {
+		u, err := decodeUnit(v)
+		if err != nil {
+			return nil // a damaged record costs that record, never the memory
+		}
+		if u.Seq >= m.st.Seq {
+			m.st.Seq = u.Seq + 1
+		}
+		if recount {
+			u.Tokens = m.opts.counter(m.line(u.Role, u.Text))
+		}
+		if len(u.Embedding) != 0 && m.st.Dim == 0 {
+			m.st.Dim = len(u.Embedding)
+		}
+		if u.Route == RouteCore {
+			core = append(core, u)
+		} else {
+			short = append(short, u)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("dmem: load units: %w", err)
+	}
+	if m.st.Dim > 0 {
+		m.lsh = newLSH(m.st.Dim)
+	}
+	for _, u := range core {
+		if len(u.Embedding) != m.st.Dim {
+			continue
+		}
+		m.resident(u)
+		m.heap = append(m.heap, u)
+		u.heapIdx = len(m.heap) - 1
+		if !zero(u.Embedding) {
+			if err := m.ix.add(ctx, u.ID, u.Embedding); err != nil {
+				return err
+			}
+			u.indexed = true
+		}
+	}
+	heap.Init(&m.heap)
+	for _, u := range short {
+		if len(u.Embedding) != m.st.Dim {
+			continue
+		}
+		m.resident(u)
+		m.short = append(m.short, u)
+	}
+	err = s.Scan(ctx, BucketGone, func(k, v []byte) error {
+		u, err := decodeUnit(v)
+		if err != nil {
+			return nil
+		}
+		m.gone[u.ID] = u
+		m.goneOrder = append(m.goneOrder, u.Seq)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("dmem: load histories: %w", err)
+	}
+	b := m.batch()
+	if len(m.short) > m.opts.shortTerm || m.heap.Len() > m.opts.capacity {
+		for len(m.short) > m.opts.shortTerm {
+			old := m.short[0]
+			m.unplace(old)
+			old.Route = RouteNowhere
+			m.bury(old, b)
+		}
+		m.evictOverflow(b)
+	}
+	return m.wait(ctx, m.commit(b))
+}
+
+// pick returns the string value for a key of m: want if set, else the only
+// key other than skip, else the first of fallbacks present.
+func pick(m map[string]any, want, skip string, fallbacks ...string) (string, error) {
+	if m == nil {
+		return "", fmt.Errorf("nil map: %w", engram.ErrInvalidInput)
+	}
+	key := want
+	if key == "" {
+		var only []string
+		for k := range m {
+			if k != skip {
+				only = append(only, k)
+			}
+		}
+		switch {
+		case len(only) == 1:
+			key = only[0]
+		case len(only) == 0:
+			return "", fmt.Errorf("no keys: %w", engram.ErrInvalidInput)
+		default:
+			for _, f := range fallbacks {
+				if _, ok := m[f]; ok {
+					key = f
+					break
+				}
+			}
+			if key == "" {
+				return "", fmt.Errorf("%d keys and none of %q: set the key with an option: %w", len(only), fallbacks, engram.ErrInvalidInput)
+			}
+		}
+	}
+	v, ok := m[key]
+	if !ok {
+		return "", fmt.Errorf("key %q missing: %w", key, engram.ErrInvalidInput)
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("key %q holds %T, want string: %w", key, v, engram.ErrInvalidInput)
+	}
+	return s, nil
+}
+
+// normalised returns v scaled to unit length (a copy), refusing non-finite
+// components. A zero vector stays zero: it is stored but never indexed.
+func normalised(v []float32) ([]float32, error) {
+	var s float64
+	for _, x := range v {
+		if !finite(float64(x)) {
+			return nil, fmt.Errorf("non-finite component: %w", engram.ErrInvalidInput)
+		}
+		s += float64(x) * float64(x)
+	}
+	out := make([]float32, len(v))
+	if s == 0 {
+		return out, nil
+	}
+	inv := 1 / math.Sqrt(s)
+	for i, x := range v {
+		out[i] = float32(float64(x) * inv)
+	}
+	return out, nil
+}
+
+func zero(v []float32) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+func uniq(ts []string) []string {
+	out := slices.Clone(ts)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func short(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:37]) + "…"
+	}
+	return s
+}

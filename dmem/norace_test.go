@@ -1,0 +1,5 @@
+//go:build !race
+
+package dmem
+
+const raceEnabled = false

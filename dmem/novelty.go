@@ -1,0 +1,202 @@
+package dmem
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/relevance"
+	"github.com/engram-go/engram/internal/text"
+)
+
+// Novelty is surprise where no reward comes: the share of a step that the
+// memory could not have predicted. Two cheap views of it are multiplied:
+//
+//   - lexical: how much new information the words bring — every content
+//     term counts 1/(1+df), where df is how many earlier steps used it,
+//     numbers and names twice that, every pair of neighbouring terms half
+//     (a known name in a new relation is news), and a "remember" directive
+//     adds to it; small talk reuses a small vocabulary and its phrases, so it
+//     soon counts for little, however often it says "today";
+//   - semantic: 1 − c⁶, where c is the highest cosine to a recent step or to
+//     a stored unit found by locality-sensitive hashing; a repeat scores 0,
+//     a sentence that merely shares a pattern with others hardly loses.
+const (
+	salientInfo   = 2.0 // weight of a number or a name
+	pairInfo      = 0.5 // weight of a pair of neighbouring terms
+	directiveInfo = 1.5 // for a "remember …" directive
+	infoScale     = 2.0 // information at which lexical novelty is 1 − 1/e
+	seenWindow    = 64  // recent steps compared whatever their route
+)
+
+// keys returns the distinct terms and neighbouring pairs ("a b") of a
+// step: what document frequencies are kept for.
+func keys(terms []string) []string {
+	out := make([]string, 0, 2*len(terms))
+	out = append(out, terms...)
+	for i := 1; i < len(terms); i++ {
+		out = append(out, terms[i-1]+" "+terms[i])
+	}
+	return uniq(out)
+}
+
+// lexicalNovelty returns 1 − exp(−info/infoScale) for the distinct keys,
+// the salient ones (numbers, names) weighted up.
+func lexicalNovelty(keys []string, salient map[string]bool, flags engram.Flags, df map[string]uint32) float64 {
+	info := 0.0
+	for _, k := range keys {
+		w := 1.0
+		switch {
+		case strings.IndexByte(k, ' ') >= 0:
+			w = pairInfo
+		case salient[k]:
+			w = salientInfo
+		}
+		info += w / (1 + float64(df[k]))
+	}
+	if flags.Has(engram.FlagDirective) {
+		info += directiveInfo
+	}
+	return 1 - math.Exp(-info/infoScale)
+}
+
+// salientTerms returns the terms of s that are numbers, or names:
+// capitalised words that do not open a sentence.
+func salientTerms(s string) map[string]bool {
+	out := make(map[string]bool)
+	for _, w := range text.Split(s) {
+		r, _ := utf8.DecodeRuneInString(w.Raw)
+		digit := strings.ContainsAny(w.Norm, "0123456789")
+		if !digit && (w.SentenceStart || !unicode.IsUpper(r)) {
+			continue
+		}
+		n := strings.ReplaceAll(w.Norm, "’", "'")
+		if i := strings.IndexByte(n, '\''); i > 0 {
+			n = n[:i]
+		}
+		if !text.IsStop(n) {
+			out[text.Stem(n)] = true
+		}
+	}
+	return out
+}
+
+// seenRing holds the vectors of the last seenWindow steps, stored or not.
+type seenRing struct {
+	vecs [seenWindow][]float32
+	next int
+}
+
+func (r *seenRing) add(v []float32) {
+	r.vecs[r.next%seenWindow] = v
+	r.next++
+}
+
+// best returns the highest cosine between v and a recent step.
+func (r *seenRing) best(v []float32) float64 {
+	b := 0.0
+	for _, w := range r.vecs {
+		if len(w) == len(v) {
+			b = max(b, relevance.Dot(v, w))
+		}
+	}
+	return b
+}
+
+// LSH parameters: lshTables tables of lshBits random hyperplanes each. Two
+// vectors at cosine 0.95 share a bucket in at least one table with
+// probability about 0.9, at 0.9 about 0.75; a bucket holds about
+// n/2^lshBits units, so a probe costs a few hundred dot products at 100k.
+const (
+	lshTables = 6
+	lshBits   = 12
+)
+
+// lsh finds stored units near a vector without a full scan: random
+// hyperplane (SimHash) signatures, several tables. It is approximate; it
+// backs novelty and merging, never retrieval.
+type lsh struct {
+	dim     int
+	planes  []float32 // lshTables × lshBits × dim
+	buckets map[uint32][]*unit
+}
+
+func newLSH(dim int) *lsh {
+	r := rand.New(rand.NewPCG(uint64(dim), 0x5eed))
+	planes := make([]float32, lshTables*lshBits*dim)
+	for i := range planes {
+		planes[i] = float32(r.NormFloat64())
+	}
+	return &lsh{dim: dim, planes: planes, buckets: make(map[uint32][]*unit)}
+}
+
+// keys returns the bucket key of v in every table.
+func (l *lsh) keys(v []float32) [lshTables]uint32 {
+	var out [lshTables]uint32
+	for t := range lshTables {
+		var sig uint32
+		for b := range lshBits {
+			off := (t*lshBits + b) * l.dim
+			if relevance.Dot(v, l.planes[off:off+l.dim]) >= 0 {
+				sig |= 1 << b
+			}
+		}
+		out[t] = uint32(t)<<lshBits | sig
+	}
+	return out
+}
+
+func (l *lsh) add(u *unit) {
+	if len(u.Embedding) != l.dim {
+		return
+	}
+	for _, k := range l.keys(u.Embedding) {
+		l.buckets[k] = append(l.buckets[k], u)
+	}
+}
+
+func (l *lsh) remove(u *unit) {
+	if len(u.Embedding) != l.dim {
+		return
+	}
+	for _, k := range l.keys(u.Embedding) {
+		b := l.buckets[k]
+		for i, x := range b {
+			if x == u {
+				b[i] = b[len(b)-1]
+				b[len(b)-1] = nil
+				b = b[:len(b)-1]
+				break
+			}
+		}
+		if len(b) == 0 {
+			delete(l.buckets, k)
+		} else {
+			l.buckets[k] = b
+		}
+	}
+}
+
+// nearest returns the unit most similar to v among those sharing a bucket
+// with it, and their cosine; nil if none.
+func (l *lsh) nearest(v []float32) (*unit, float64) {
+	if len(v) != l.dim {
+		return nil, 0
+	}
+	var best *unit
+	bestSim := -1.0
+	for _, k := range l.keys(v) {
+		for _, u := range l.buckets[k] {
+			if u == best {
+				continue
+			}
+			if s := relevance.Dot(v, u.Embedding); s > bestSim {
+				best, bestSim = u, s
+			}
+		}
+	}
+	return best, max(bestSim, 0)
+}

@@ -1,0 +1,174 @@
+package dmem
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/embed"
+	"github.com/engram-go/engram/tokens"
+	"github.com/tmc/langchaingo/embeddings"
+)
+
+// Option configures a [Memory].
+type Option func(*options)
+
+type options struct {
+	budget      int
+	embedder    embeddings.Embedder
+	path        string
+	capacity    int
+	shortTerm   int
+	halfLife    float64
+	merge       float64
+	discount    float64
+	candidates  int
+	history     int
+	memoryKey   string
+	inputKey    string
+	outputKey   string
+	humanPrefix string
+	aiPrefix    string
+	counter     engram.TokenCounter
+	now         func() time.Time
+}
+
+func defaults() options {
+	return options{
+		budget:      2000,
+		capacity:    10000,
+		shortTerm:   32,
+		halfLife:    4096,
+		merge:       0.93,
+		discount:    0.9,
+		history:     4096,
+		memoryKey:   "history",
+		humanPrefix: "Human",
+		aiPrefix:    "AI",
+	}
+}
+
+// WithTokenBudget sets the most tokens LoadMemoryVariables returns, counted
+// exactly on the rendered history. Default 2000; must be positive.
+func WithTokenBudget(n int) Option { return func(o *options) { o.budget = n } }
+
+// WithEmbedder sets the embedder. Any langchaingo embedder works; every
+// vector it returns must have the length of the first. Default: engram's
+// offline [embed.Embedder].
+func WithEmbedder(e embeddings.Embedder) Option { return func(o *options) { o.embedder = e } }
+
+// WithPath makes the memory durable: its record is kept in a bbolt file in
+// dir (created if missing), and reopening dir restores it. Default "": in
+// memory only.
+func WithPath(dir string) Option { return func(o *options) { o.path = dir } }
+
+// WithCapacity bounds the core store; past it the unit of lowest priority
+// is evicted. Default 10000; must be positive.
+func WithCapacity(n int) Option { return func(o *options) { o.capacity = n } }
+
+// WithShortTerm sets the size of the short-term buffer, the window of recent
+// units that did not earn a place in core memory. Default 32; 0 disables it.
+func WithShortTerm(n int) Option { return func(o *options) { o.shortTerm = n } }
+
+// WithHalfLife sets, in steps, how fast priorities decay. Default 4096;
+// must be positive.
+func WithHalfLife(steps float64) Option { return func(o *options) { o.halfLife = steps } }
+
+// WithMergeThreshold sets the cosine similarity from which a new step is a
+// near-duplicate of a stored unit and merges into it, in (0, 1]. Default 0.93.
+func WithMergeThreshold(t float64) Option { return func(o *options) { o.merge = t } }
+
+// WithDiscount sets the value model's discount γ, in [0, 1). Default 0.9.
+func WithDiscount(g float64) Option { return func(o *options) { o.discount = g } }
+
+// WithCandidates sets how many nearest units a load considers before
+// fusing value and packing the budget. Default 0: scaled with the budget,
+// between 32 and 256.
+func WithCandidates(n int) Option { return func(o *options) { o.candidates = n } }
+
+// WithHistory sets how many units that left memory (evicted, overwritten or
+// never stored) [Memory.Explain] can still account for. Default 4096.
+func WithHistory(n int) Option { return func(o *options) { o.history = n } }
+
+// WithMemoryKey sets the key the history is returned under. Default "history".
+func WithMemoryKey(k string) Option { return func(o *options) { o.memoryKey = k } }
+
+// WithInputKey sets the key of the human message in SaveContext's inputs and
+// of the query in LoadMemoryVariables' inputs. Default "": the only key, or
+// "input" when there are several.
+func WithInputKey(k string) Option { return func(o *options) { o.inputKey = k } }
+
+// WithOutputKey sets the key of the AI message in SaveContext's outputs.
+// Default "": the only key, or "output", "text" or "answer".
+func WithOutputKey(k string) Option { return func(o *options) { o.outputKey = k } }
+
+// WithHumanPrefix sets the label of human lines. Default "Human"; must be
+// non-empty and start with a visible character.
+func WithHumanPrefix(p string) Option { return func(o *options) { o.humanPrefix = p } }
+
+// WithAIPrefix sets the label of AI lines. Default "AI"; must be non-empty
+// and start with a visible character.
+func WithAIPrefix(p string) Option { return func(o *options) { o.aiPrefix = p } }
+
+// WithTokenCounter replaces the exact cl100k_base counter. For the budget
+// to hold, c must be additive over lines that end in "\n". Default:
+// [tokens.Default].
+func WithTokenCounter(c engram.TokenCounter) Option { return func(o *options) { o.counter = c } }
+
+// WithClock sets the clock that stamps units. Default time.Now.
+func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
+
+func (o *options) validate() error {
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("dmem: %s: %w", fmt.Sprintf(format, a...), engram.ErrInvalidOption)
+	}
+	switch {
+	case o.budget <= 0:
+		return bad("token budget %d must be positive", o.budget)
+	case o.capacity <= 0:
+		return bad("capacity %d must be positive", o.capacity)
+	case o.shortTerm < 0:
+		return bad("short-term size %d < 0", o.shortTerm)
+	case !(o.halfLife > 0) || o.halfLife > 1e12:
+		return bad("half-life %v must be positive and finite", o.halfLife)
+	case !(o.merge > 0 && o.merge <= 1):
+		return bad("merge threshold %v not in (0, 1]", o.merge)
+	case !(o.discount >= 0 && o.discount < 1):
+		return bad("discount %v not in [0, 1)", o.discount)
+	case o.candidates < 0:
+		return bad("candidates %d < 0", o.candidates)
+	case o.history < 0:
+		return bad("history %d < 0", o.history)
+	case o.memoryKey == "":
+		return bad("empty memory key")
+	case !visiblePrefix(o.humanPrefix) || !visiblePrefix(o.aiPrefix):
+		return bad("prefixes %q, %q must be non-empty and start with a visible character", o.humanPrefix, o.aiPrefix)
+	}
+	if o.counter == nil {
+		o.counter = tokens.Default().Count
+	}
+	if o.embedder == nil {
+		e, err := embed.New()
+		if err != nil {
+			return err
+		}
+		o.embedder = e
+	}
+	if o.now == nil {
+		o.now = time.Now
+	}
+	if o.candidates == 0 {
+		o.candidates = min(256, max(32, o.budget/8))
+	}
+	return nil
+}
+
+// visiblePrefix reports whether p can start a rendered line without letting
+// the tokenizer merge it with the line before.
+func visiblePrefix(p string) bool {
+	r, _ := utf8.DecodeRuneInString(p)
+	return p != "" && utf8.ValidString(p) && !unicode.IsSpace(r) && !strings.ContainsAny(p, "\r\n")
+}

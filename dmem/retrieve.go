@@ -1,0 +1,391 @@
+package dmem
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/knapsack"
+	"github.com/engram-go/engram/internal/lexical"
+	"github.com/engram-go/engram/internal/relevance"
+	"github.com/engram-go/engram/internal/text"
+	"github.com/tmc/langchaingo/schema"
+	"github.com/tmc/langchaingo/vectorstores"
+)
+
+// Retrieval fuses λ·similarity + (1 − λ)·salience. λ starts at lambdaYoung,
+// when salience (priority: how surprising a unit was, decayed with age)
+// rests on novelty alone, and moves towards lambdaMature as rewards teach
+// the value model what matters; half-way after maturity rewards.
+const (
+	lambdaYoung  = 0.85
+	lambdaMature = 0.5
+	maturity     = 256
+)
+
+// lambda returns the current weight of similarity. m.mu must be held.
+func (m *Memory) lambda() float64 {
+	r := float64(m.st.Rewards)
+	return lambdaYoung - (lambdaYoung-lambdaMature)*r/(r+maturity)
+}
+
+// cand is a unit considered by one retrieval, copied out of the memory so
+// that scoring and packing run without the lock.
+type cand struct {
+	id     string
+	role   engram.Role
+	text   string
+	seq    int64
+	group  int64
+	tokens int
+	vec    []float32
+	meta   []byte
+	sal    float64 // priority now
+	score  float64
+}
+
+// LoadMemoryVariables returns the history to show the model: among the
+// units nearest to the query (inputs[input key]) and the short-term buffer,
+// those that maximise fused similarity and salience within the token budget
+// (internal/knapsack), in chronological order, one line per unit. A human
+// turn and its reply are kept or dropped together. A missing or empty query
+// returns the most recent units; a non-string query gives
+// [engram.ErrInvalidInput].
+func (m *Memory) LoadMemoryVariables(ctx context.Context, inputs map[string]any) (map[string]any, error) {
+	query, err := m.query(inputs)
+	if err != nil {
+		return nil, err
+	}
+	h, err := m.history(ctx, query, m.opts.budget)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{m.opts.memoryKey: h}, nil
+}
+
+// history renders what a load for query returns within budget tokens.
+func (m *Memory) history(ctx context.Context, query string, budget int) (string, error) {
+	cs, err := m.search(ctx, query)
+	if err != nil {
+		return "", err
+	}
+	kept, err := m.pack(cs, budget)
+	if err != nil {
+		return "", err
+	}
+	ids := make([]string, len(kept))
+	var sb strings.Builder
+	for i, c := range kept {
+		ids[i] = c.id
+		if i > 0 {
+			sb.WriteByte('\n')
+		}
+		sb.WriteString(m.prefix(c.role))
+		sb.WriteString(": ")
+		sb.WriteString(c.text)
+	}
+	m.noteRetrieved(ids)
+	return sb.String(), nil
+}
+
+// query extracts the query text from a load's inputs.
+func (m *Memory) query(inputs map[string]any) (string, error) {
+	if len(inputs) == 0 {
+		return "", nil
+	}
+	key := m.opts.inputKey
+	if key == "" {
+		key = "input"
+		if _, ok := inputs[key]; !ok {
+			var only []string
+			for k := range inputs {
+				if k != m.opts.memoryKey {
+					only = append(only, k)
+				}
+			}
+			if len(only) != 1 {
+				return "", nil
+			}
+			key = only[0]
+		}
+	}
+	v, ok := inputs[key]
+	if !ok || v == nil {
+		return "", nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("dmem: load: query key %q holds %T, want string: %w", key, v, engram.ErrInvalidInput)
+	}
+	return s, nil
+}
+
+// search gathers and scores candidates for query: the nearest core units
+// by one chromem query (no second scan: salience is looked up per
+// candidate), the short-term buffer, and the group partners of both.
+func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
+	var qvec []float32
+	if strings.TrimSpace(query) != "" {
+		v, err := m.opts.embedder.EmbedQuery(ctx, query)
+		if err != nil {
+			return nil, fmt.Errorf("dmem: embed query: %w", err)
+		}
+		if qvec, err = normalised(v); err != nil {
+			return nil, fmt.Errorf("dmem: embed query: %w", err)
+		}
+	}
+
+	m.mu.RLock()
+	if m.closed {
+		m.mu.RUnlock()
+		return nil, fmt.Errorf("dmem: load: %w", engram.ErrClosed)
+	}
+	if qvec != nil && m.st.Dim != 0 && len(qvec) != m.st.Dim {
+		m.mu.RUnlock()
+		return nil, fmt.Errorf("dmem: query embedding has %d dimensions, memory has %d: %w", len(qvec), m.st.Dim, engram.ErrInvalidInput)
+	}
+	now := m.st.Seq
+	lambda := m.lambda()
+	seen := make(map[*unit]bool)
+	var cs []cand
+	add := func(u *unit) {
+		if seen[u] {
+			return
+		}
+		seen[u] = true
+		cs = append(cs, cand{id: u.ID, role: u.Role, text: u.Text, seq: u.Seq, group: u.Group, tokens: u.Tokens,
+			vec: u.Embedding, meta: u.Meta, sal: m.priorityAt(u, now)})
+	}
+	if qvec != nil && !zero(qvec) {
+		hits, err := m.ix.nearest(ctx, qvec, m.opts.candidates)
+		if err != nil {
+			m.mu.RUnlock()
+			return nil, err
+		}
+		for _, h := range hits {
+			if u, ok := m.byID[h.id]; ok {
+				add(u)
+			}
+		}
+	} else {
+		for _, u := range m.newestCore(m.opts.candidates) {
+			add(u)
+		}
+	}
+	for _, u := range m.short {
+		add(u)
+	}
+	for i := range len(cs) {
+		for _, u := range m.groups[cs[i].group] {
+			add(u)
+		}
+	}
+	m.mu.RUnlock()
+
+	score(cs, query, qvec, lambda)
+	return cs, nil
+}
+
+// newestCore returns the n most recent core units. It scans core memory,
+// which only a load without a query does. m.mu must be held.
+func (m *Memory) newestCore(n int) []*unit {
+	us := slices.Clone(m.heap)
+	slices.SortFunc(us, func(a, b *unit) int { return cmp.Compare(b.Seq, a.Seq) })
+	return us[:min(n, len(us))]
+}
+
+// score sets each candidate's fused score: λ·relevance + (1 − λ)·salience,
+// both scaled to [0, 1] by their maximum over the candidates. Relevance is
+// engram's one hybrid (BM25 and cosine, internal/relevance).
+func score(cs []cand, query string, qvec []float32, lambda float64) {
+	if len(cs) == 0 {
+		return
+	}
+	rel := make([]float64, len(cs))
+	if strings.TrimSpace(query) != "" {
+		ix := lexical.New()
+		for i, c := range cs {
+			ix.Add(i, text.Terms(c.text))
+		}
+		q := relevance.NewQuery(query, qvec)
+		lex := make([]float64, len(cs))
+		ix.Score(q.Terms, lex)
+		cos := make([]float64, len(cs))
+		for i, c := range cs {
+			if len(c.vec) == len(qvec) {
+				cos[i] = max(0, relevance.Dot(qvec, c.vec))
+			}
+		}
+		relevance.Mix(rel, lex, cos)
+	}
+	maxSal := 0.0
+	for _, c := range cs {
+		maxSal = max(maxSal, c.sal)
+	}
+	for i := range cs {
+		sal := 0.0
+		if maxSal > 0 {
+			sal = cs[i].sal / maxSal
+		}
+		cs[i].score = lambda*rel[i] + (1-lambda)*sal
+	}
+}
+
+// pack selects the candidate groups that maximise the summed squared score
+// within budget tokens — squared, so that one strong match outweighs
+// several weak ones of the same cost — and returns their units in
+// chronological order. The rendered lines cost exactly the sum of the
+// units' cached counts, the last without its newline.
+func (m *Memory) pack(cs []cand, budget int) ([]cand, error) {
+	itemOf := make(map[int64]int)
+	var items []knapsack.Item
+	var members [][]int
+	for i, c := range cs {
+		k, ok := itemOf[c.group]
+		if !ok {
+			k = len(items)
+			itemOf[c.group] = k
+			items = append(items, knapsack.Item{})
+			members = append(members, nil)
+		}
+		items[k].Cost += max(c.tokens, 1)
+		items[k].Weight += c.score*c.score + 1e-6
+		members[k] = append(members[k], i)
+	}
+	for {
+		sol, err := knapsack.Solve(knapsack.Problem{Items: items, Budget: budget})
+		if err != nil {
+			return nil, fmt.Errorf("dmem: pack: %w", err)
+		}
+		var kept []cand
+		for _, k := range sol.Selected {
+			for _, i := range members[k] {
+				kept = append(kept, cs[i])
+			}
+		}
+		slices.SortFunc(kept, func(a, b cand) int { return cmp.Compare(a.seq, b.seq) })
+		if m.cost(kept) <= budget {
+			return kept, nil
+		}
+		// Dropping the last newline made the tokenizer merge differently:
+		// shrink the budget by the excess and solve again.
+		budget -= m.cost(kept) - budget
+		if budget <= 0 {
+			return nil, nil
+		}
+	}
+}
+
+// cost returns the exact token count of the rendered lines.
+func (m *Memory) cost(kept []cand) int {
+	if len(kept) == 0 {
+		return 0
+	}
+	n := 0
+	for _, c := range kept {
+		n += c.tokens
+	}
+	last := kept[len(kept)-1]
+	return n - last.tokens + m.opts.counter(m.prefix(last.role)+": "+last.text)
+}
+
+// noteRetrieved remembers what a load returned, for consolidation.
+func (m *Memory) noteRetrieved(ids []string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.retrieved = ids
+	for _, id := range ids {
+		if u, ok := m.byID[id]; ok {
+			u.Retrieved++
+			m.dirty[u] = struct{}{}
+		}
+	}
+}
+
+// AddDocuments stores documents as units in core memory: an explicit add
+// is a decision already made, so the gate is bypassed (novelty is still
+// measured and kept). It returns their ids. An empty document or
+// unencodable metadata gives [engram.ErrInvalidInput] and nothing is
+// stored; so do the options, which this store does not support.
+func (m *Memory) AddDocuments(ctx context.Context, docs []schema.Document, options ...vectorstores.Option) ([]string, error) {
+	if err := unsupported(options); err != nil {
+		return nil, fmt.Errorf("dmem: add documents: %w", err)
+	}
+	ds := make([]draft, len(docs))
+	for i, d := range docs {
+		if strings.TrimSpace(d.PageContent) == "" {
+			return nil, fmt.Errorf("dmem: add documents: document %d is empty: %w", i, engram.ErrInvalidInput)
+		}
+		ds[i] = draft{role: engram.RoleSystem, text: d.PageContent, force: true}
+		if len(d.Metadata) > 0 {
+			b, err := json.Marshal(d.Metadata)
+			if err != nil {
+				return nil, fmt.Errorf("dmem: add documents: document %d metadata: %w: %w", i, engram.ErrInvalidInput, err)
+			}
+			ds[i].meta = b
+		}
+	}
+	if len(ds) == 0 {
+		return nil, nil
+	}
+	return m.record(ctx, ds)
+}
+
+// SimilaritySearch returns the n stored units that best match query by the
+// same fused score as a load (without a budget), best first, as documents
+// whose metadata holds the unit's "id" and what AddDocuments was given.
+// vectorstores.WithScoreThreshold drops results scoring below it.
+func (m *Memory) SimilaritySearch(ctx context.Context, query string, n int, options ...vectorstores.Option) ([]schema.Document, error) {
+	if err := unsupported(options); err != nil {
+		return nil, fmt.Errorf("dmem: search: %w", err)
+	}
+	if n <= 0 {
+		return nil, fmt.Errorf("dmem: search: %d results: %w", n, engram.ErrInvalidInput)
+	}
+	var o vectorstores.Options
+	for _, opt := range options {
+		opt(&o)
+	}
+	cs, err := m.search(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(cs, func(a, b cand) int { return cmp.Compare(b.score, a.score) })
+	var out []schema.Document
+	var ids []string
+	for _, c := range cs {
+		if len(out) == n || float32(c.score) < o.ScoreThreshold {
+			break
+		}
+		meta := map[string]any{}
+		if len(c.meta) > 0 {
+			_ = json.Unmarshal(c.meta, &meta) // written by json.Marshal above
+		}
+		meta["id"] = c.id
+		out = append(out, schema.Document{PageContent: c.text, Metadata: meta, Score: float32(c.score)})
+		ids = append(ids, c.id)
+	}
+	m.noteRetrieved(ids)
+	return out, nil
+}
+
+// unsupported refuses vector-store options that would change what is
+// stored or searched: namespaces, filters, another embedder, deduplication.
+func unsupported(options []vectorstores.Option) error {
+	var o vectorstores.Options
+	for _, opt := range options {
+		opt(&o)
+	}
+	if o.NameSpace != "" || o.Filters != nil || o.Embedder != nil || o.Deduplicater != nil {
+		return fmt.Errorf("namespace, filters, embedder and deduplicater options are not supported: %w", engram.ErrInvalidInput)
+	}
+	if math.IsNaN(float64(o.ScoreThreshold)) {
+		return fmt.Errorf("score threshold is NaN: %w", engram.ErrInvalidInput)
+	}
+	return nil
+}

@@ -1,0 +1,82 @@
+package dmem
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/engram-go/engram"
+)
+
+// agentStream feeds n routine tool results with small noisy rewards, and at
+// the positions in special a step worded like the rest whose reward is
+// specialReward. It returns the special steps' ids and texts.
+func agentStream(t *testing.T, m *Memory, seed uint64, n int, special map[int]float64) map[string]string {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 3))
+	verbs := []string{"fetched", "updated", "archived", "synced", "validated", "exported"}
+	objects := []string{"invoices", "orders", "tickets", "shipments", "refunds", "contacts"}
+	out := map[string]string{}
+	for i := range n {
+		text := fmt.Sprintf("%s %s for account %d: status ok, %d rows",
+			choose(r, verbs), choose(r, objects), 1000+r.IntN(9000), 1+r.IntN(50))
+		reward := 0.1 + 0.05*r.NormFloat64()
+		if sr, ok := special[i]; ok {
+			reward = sr
+		}
+		if err := m.Observe(bg, engram.Step{Kind: engram.StepToolResult, Text: text, Reward: reward}); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := special[i]; ok {
+			out[idOf(m.Stats().Steps-1)] = text
+		}
+	}
+	return out
+}
+
+// A few steps with large positive or negative surprises among thousands of
+// routine ones are in core memory at the end, and come back for a query
+// about them; the same steps with routine rewards are mostly forgotten.
+func TestRewardRouting(t *testing.T) {
+	positions := []int{150, 700, 1200, 1650, 2300, 2900}
+	run := func(surprise bool) (inCore, retrieved int) {
+		m := newMemory(t, WithCapacity(300), WithTokenBudget(200))
+		special := map[int]float64{}
+		for i, p := range positions {
+			special[p] = 0.1
+			if surprise {
+				special[p] = []float64{6, -6}[i%2]
+			}
+		}
+		ids := agentStream(t, m, 5, 3000, special)
+		for id, text := range ids {
+			if _, route, err := m.Unit(id); err == nil && route == RouteCore {
+				inCore++
+			}
+			v, err := m.LoadMemoryVariables(bg, map[string]any{"input": "what happened when we " + text[:len(text)-16] + "?"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if contains(v["history"].(string), text) {
+				retrieved++
+			}
+		}
+		if surprise {
+			for id := range ids {
+				x, _ := m.Explain(id)
+				t.Logf("%s", x)
+			}
+		}
+		return inCore, retrieved
+	}
+	core, got := run(true)
+	t.Logf("surprising steps: %d/%d in core, %d/%d retrieved", core, len(positions), got, len(positions))
+	if core != len(positions) || got != len(positions) {
+		t.Errorf("surprising steps: %d/%d in core, %d/%d retrieved; want all", core, len(positions), got, len(positions))
+	}
+	core, got = run(false)
+	t.Logf("same steps, routine rewards: %d/%d in core, %d/%d retrieved", core, len(positions), got, len(positions))
+	if core > len(positions)/2 {
+		t.Errorf("routine control: %d/%d in core; the test would not tell surprise from chance", core, len(positions))
+	}
+}

@@ -1,0 +1,232 @@
+package dmem
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/engram-go/engram"
+)
+
+// EventKind names something that happened to a unit.
+type EventKind uint8
+
+// Events in a unit's history.
+const (
+	EventRouted      EventKind = iota // the gate routed the step
+	EventMerged                       // a near-duplicate step merged into it
+	EventRewarded                     // a reward arrived and was judged
+	EventPromoted                     // surprise moved it from the short-term buffer to core
+	EventBoosted                      // it was retrieved and a positive δ followed
+	EventEvicted                      // core memory was full and it had the lowest priority
+	EventOverwritten                  // it fell out of the short-term buffer
+	EventDecided                      // a later transition revised its δ
+)
+
+var eventNames = [...]string{"routed", "merged", "rewarded", "promoted", "boosted", "evicted", "overwritten", "decided"}
+
+// String returns the event's lower-case name.
+func (k EventKind) String() string {
+	if int(k) < len(eventNames) {
+		return eventNames[k]
+	}
+	return "unknown"
+}
+
+// Event is one entry of a unit's history.
+type Event struct {
+	// Step is the memory's step counter when it happened.
+	Step int64
+	// Kind says what happened; Route where the unit was afterwards.
+	Kind  EventKind
+	Route Route
+	// Delta is the signed surprise judged (RPE, or novelty for reward-free
+	// steps); Gate the gate's output for it.
+	Delta, Gate float64
+	// Priority is the unit's priority right after the event.
+	Priority float64
+}
+
+// maxHistory bounds a unit's history: the first event and the latest ones.
+const maxHistory = 16
+
+// unit is a stored step: the shared Unit plus what the gate and the
+// forgetting policy know about it. Guarded by Memory.mu.
+type unit struct {
+	engram.Unit
+	Kind      engram.StepKind
+	Route     Route
+	Delta     float64 // signed surprise that placed it
+	Gate      float64
+	Novelty   float64
+	Reward    float64
+	Merged    int     // steps folded into it
+	Retrieved int     // loads that returned it
+	LogP      float64 // log2 of its priority at step 0; see forget.go
+	Meta      []byte  // JSON metadata of a document added by AddDocuments
+	History   []Event
+
+	heapIdx int  // position in the eviction heap; -1 outside core
+	indexed bool // present in the chromem index
+}
+
+func idOf(seq int64) string { return "u" + strconv.FormatInt(seq, 10) }
+
+// seqOf parses an id made by idOf.
+func seqOf(id string) (int64, bool) {
+	s, ok := strings.CutPrefix(id, "u")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	return n, err == nil && n >= 0 && idOf(n) == id
+}
+
+func (u *unit) record(e Event) {
+	if len(u.History) >= maxHistory {
+		copy(u.History[1:], u.History[2:])
+		u.History = u.History[:maxHistory-1]
+	}
+	u.History = append(u.History, e)
+}
+
+const codecVersion = 1
+
+var errCorrupt = errors.New("dmem: corrupt record")
+
+// encode appends the binary form of u to b.
+func (u *unit) encode(b []byte) []byte {
+	b = append(b, codecVersion)
+	b = binary.AppendVarint(b, u.Seq)
+	b = binary.AppendVarint(b, u.Group)
+	b = append(b, byte(u.Role), byte(u.Kind), byte(u.Route))
+	b = binary.AppendUvarint(b, uint64(u.Flags))
+	b = appendBytes(b, []byte(u.Text))
+	b = binary.AppendVarint(b, u.Time.UnixNano())
+	b = binary.AppendUvarint(b, uint64(u.Tokens))
+	for _, f := range [...]float64{u.Delta, u.Gate, u.Novelty, u.Reward, u.LogP} {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
+	}
+	b = binary.AppendUvarint(b, uint64(u.Merged))
+	b = binary.AppendUvarint(b, uint64(u.Retrieved))
+	b = appendBytes(b, u.Meta)
+	b = binary.AppendUvarint(b, uint64(len(u.Embedding)))
+	for _, x := range u.Embedding {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+	}
+	b = binary.AppendUvarint(b, uint64(len(u.History)))
+	for _, e := range u.History {
+		b = binary.AppendVarint(b, e.Step)
+		b = append(b, byte(e.Kind), byte(e.Route))
+		for _, f := range [...]float64{e.Delta, e.Gate, e.Priority} {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
+		}
+	}
+	return b
+}
+
+func appendBytes(b, s []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// decoder reads what encode wrote; the first failure sticks.
+type decoder struct {
+	b   []byte
+	err bool
+}
+
+func (d *decoder) uvarint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.err, d.b = true, nil
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) varint() int64 {
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.err, d.b = true, nil
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) bytes(n uint64) []byte {
+	if n > uint64(len(d.b)) {
+		d.err, d.b = true, nil
+		return nil
+	}
+	s := d.b[:n:n]
+	d.b = d.b[n:]
+	return s
+}
+
+func (d *decoder) byte1() byte {
+	s := d.bytes(1)
+	if d.err {
+		return 0
+	}
+	return s[0]
+}
+
+func (d *decoder) float() float64 {
+	s := d.bytes(8)
+	if d.err {
+		return 0
+	}
+	return math.Float64frombits(binary.LittleEndian.Uint64(s))
+}
+
+// decodeUnit parses a record; the result shares no memory with b.
+func decodeUnit(b []byte) (*unit, error) {
+	if len(b) == 0 || b[0] != codecVersion {
+		return nil, errCorrupt
+	}
+	d := &decoder{b: b[1:]}
+	u := &unit{heapIdx: -1}
+	u.Seq = d.varint()
+	u.Group = d.varint()
+	u.Role = engram.Role(d.byte1())
+	u.Kind = engram.StepKind(d.byte1())
+	u.Route = Route(d.byte1())
+	u.Flags = engram.Flags(d.uvarint())
+	u.Text = string(d.bytes(d.uvarint()))
+	u.Time = time.Unix(0, d.varint())
+	u.Tokens = int(d.uvarint())
+	u.Delta, u.Gate, u.Novelty, u.Reward, u.LogP = d.float(), d.float(), d.float(), d.float(), d.float()
+	u.Merged = int(d.uvarint())
+	u.Retrieved = int(d.uvarint())
+	if m := d.bytes(d.uvarint()); len(m) > 0 {
+		u.Meta = append([]byte(nil), m...)
+	}
+	if n := d.uvarint(); n > 0 && n <= uint64(len(d.b))/4 {
+		u.Embedding = make([]float32, n)
+		for i := range u.Embedding {
+			u.Embedding[i] = math.Float32frombits(binary.LittleEndian.Uint32(d.bytes(4)))
+		}
+	} else if n > 0 {
+		d.err = true
+	}
+	if n := d.uvarint(); n <= maxHistory {
+		for range n {
+			e := Event{Step: d.varint(), Kind: EventKind(d.byte1()), Route: Route(d.byte1())}
+			e.Delta, e.Gate, e.Priority = d.float(), d.float(), d.float()
+			u.History = append(u.History, e)
+		}
+	} else {
+		d.err = true
+	}
+	if d.err || u.Seq < 0 || u.Route > RouteMerged {
+		return nil, errCorrupt
+	}
+	u.ID = idOf(u.Seq)
+	return u, nil
+}

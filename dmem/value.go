@@ -1,0 +1,105 @@
+package dmem
+
+import (
+	"math"
+
+	"github.com/engram-go/engram"
+)
+
+// Feature layout of a step: a bias, its role, its kind, its flags, its
+// length, its novelty, and its embedding folded into foldDims dimensions
+// (so that similar steps share value without storing a vector per state).
+const (
+	featRole    = 1
+	featKind    = featRole + 5
+	featFlags   = featKind + 7
+	featTokens  = featFlags + 4
+	featNovelty = featTokens + 1
+	featFold    = featNovelty + 1
+	foldDims    = 32
+	featureDims = featFold + foldDims
+)
+
+// Learning constants: the normalised step size of TD(0) and the rate at
+// which the target weights follow the online ones (Polyak averaging).
+const (
+	learnRate  = 0.1
+	polyakRate = 0.02
+)
+
+// features is φ(s), the value model's view of a step.
+type features [featureDims]float32
+
+func stepFeatures(role engram.Role, kind engram.StepKind, flags engram.Flags, tokens int, novelty float64, vec []float32) features {
+	var f features
+	f[0] = 1
+	if int(role) < 5 {
+		f[featRole+int(role)] = 1
+	}
+	if int(kind) < 7 {
+		f[featKind+int(kind)] = 1
+	}
+	for i, fl := range [...]engram.Flags{engram.FlagDirective, engram.FlagName, engram.FlagNumber, engram.FlagDate} {
+		if flags.Has(fl) {
+			f[featFlags+i] = 1
+		}
+	}
+	f[featTokens] = float32(math.Log1p(float64(tokens)) / 6)
+	f[featNovelty] = float32(novelty)
+	if len(vec) > 0 {
+		// A unit vector folded into foldDims keeps its norm near 1 on average;
+		// scaling by sqrt(foldDims/len) would shrink it, so it is left as is.
+		for i, x := range vec {
+			f[featFold+i%foldDims] += x
+		}
+	}
+	return f
+}
+
+// valueModel is V(s) = w·φ(s), learned online by TD(0) against a target
+// network w̄ that trails w by Polyak averaging, so a bootstrap target does
+// not chase its own updates. Its whole state is two weight vectors.
+type valueModel struct {
+	W, Target [featureDims]float64
+	Updates   int64
+}
+
+// value returns V(s) under the online weights.
+func (v *valueModel) value(f *features) float64 { return dot(&v.W, f) }
+
+// target returns V̄(s) under the target weights.
+func (v *valueModel) target(f *features) float64 { return dot(&v.Target, f) }
+
+// learn applies one TD(0) update for the transition s → s' with reward r
+// (next nil means s was terminal) and returns δ = r + γV̄(s') − V(s).
+func (v *valueModel) learn(s, next *features, r, gamma float64) float64 {
+	boot := 0.0
+	if next != nil {
+		boot = gamma * v.target(next)
+	}
+	delta := r + boot - v.value(s)
+	if math.IsNaN(delta) || math.IsInf(delta, 0) {
+		return 0
+	}
+	var norm float64
+	for _, x := range s {
+		norm += float64(x) * float64(x)
+	}
+	step := learnRate / max(norm, 1)
+	for i, x := range s {
+		v.W[i] += step * delta * float64(x)
+	}
+	for i := range v.Target {
+		v.Target[i] += polyakRate * (v.W[i] - v.Target[i])
+	}
+	v.Updates++
+	return delta
+}
+
+func dot(w *[featureDims]float64, f *features) float64 {
+	var s float64
+	for i, x := range f {
+		s += w[i] * float64(x)
+	}
+	return s
+}
