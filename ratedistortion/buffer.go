@@ -161,7 +161,7 @@ func (b *Buffer) place(e *entry, d draft) {
 		u.Group = newGroup()
 		b.openHuman = -1
 	}
-	b.index.Add(len(b.pool), e.terms)
+	b.index.Add(len(b.pool), e.terms, e.unit.Flags)
 	b.pool = append(b.pool, e)
 	b.byID[u.ID] = e
 }

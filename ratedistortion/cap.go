@@ -69,6 +69,6 @@ func (b *Buffer) enforceCap() {
 	b.pool = kept
 	b.index = relevance.NewIndex()
 	for i, e := range b.pool {
-		b.index.Add(i, e.terms)
+		b.index.Add(i, e.terms, e.unit.Flags)
 	}
 }

@@ -226,11 +226,8 @@ func (b *Buffer) redundancyEdges(items []knapsack.Item, members [][]int, units [
 	vecs := make([][]float32, len(cand))
 	sparse := make([]relevance.Vector, len(cand))
 	for x, k := range cand {
-		for _, i := range members[k] {
-			vecs[x] = addVec(vecs[x], units[i].e.unit.Embedding)
-		}
-		normalise(vecs[x])
-		sparse[x] = relevance.Compress(vecs[x])
+		g := b.groupVector(units, members[k])
+		vecs[x], sparse[x] = g.dense, g.sparse
 	}
 	tau := b.opts.redundancy
 	red := make([]float64, len(items))
@@ -256,6 +253,30 @@ func (b *Buffer) redundancyEdges(items []knapsack.Item, members [][]int, units [
 		units[i].features.Redundancy = max(0, red[units[i].item])
 	}
 	return edges
+}
+
+// groupVec is a group's normalised embedding, dense and compressed.
+type groupVec struct {
+	members int
+	dense   []float32
+	sparse  relevance.Vector
+}
+
+// groupVector returns the cached embedding of the group made of units
+// members, computing it when the group is new or has grown. b.mu is held.
+func (b *Buffer) groupVector(units []scored, members []int) groupVec {
+	first := units[members[0]].e
+	if g := first.group; g != nil && g.members == len(members) {
+		return *g
+	}
+	var v []float32
+	for _, i := range members {
+		v = addVec(v, units[i].e.unit.Embedding)
+	}
+	normalise(v)
+	g := &groupVec{members: len(members), dense: v, sparse: relevance.Compress(v)}
+	first.group = g
+	return *g
 }
 
 // topByRatio returns the indices of the k items with the most weight per

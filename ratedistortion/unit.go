@@ -20,6 +20,7 @@ type entry struct {
 	names     []string         // stemmed names it mentions
 	retrieved int              // loads that kept it
 	sents     []sentence       // analysed on first use by the extractive summary
+	group     *groupVec        // on a group's first unit: the group's embedding, cached
 }
 
 // draft is a unit prepared outside the lock, before it has a place in the pool.

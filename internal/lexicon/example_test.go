@@ -26,3 +26,16 @@ func Example() {
 	// father/weather 0.0
 	// true
 }
+
+func ExampleKinds() {
+	for _, w := range []string{"pharmacist", "puppy", "boston", "hiking", "xyzzy"} {
+		k := lexicon.Kinds(text.Stem(w))
+		fmt.Printf("%s %v %t\n", w, k, k&(lexicon.KindPerson|lexicon.KindLocation) != 0)
+	}
+	// Output:
+	// pharmacist noun.person true
+	// puppy noun.animal false
+	// boston noun.location true
+	// hiking noun.act|verb.motion false
+	// xyzzy  false
+}

@@ -150,6 +150,9 @@ func TestTable(t *testing.T) {
 		if s := Similarity(stem, stem); math.Abs(s-1) > 1e-5 {
 			t.Fatalf("Similarity(%s, %[1]s) = %v", stem, s)
 		}
+		if k := Kinds(stem); k == 0 || k >= 1<<len(lexnames) {
+			t.Fatalf("Kinds(%s) = %#x", stem, uint64(k))
+		}
 	}
 	if empty > 0 {
 		t.Errorf("%d stems with no concepts", empty)
@@ -164,6 +167,7 @@ func TestConcurrent(t *testing.T) {
 			for i := range 200 {
 				w := words[(g+i)%len(words)]
 				Concepts(text.Stem(w))
+				Kinds(text.Stem(w))
 				Similarity(w, words[i%len(words)])
 			}
 		})

@@ -29,6 +29,7 @@ type table struct {
 
 	nsyn   uint32
 	ic     []byte   // per synset: information content, 0..255
+	file   []byte   // per synset: lexicographer file, 0..63
 	hypOff []uint32 // hypernyms of synset i: hyp[hypOff[i]:hypOff[i+1]]
 	hyp    []uint32
 }
@@ -54,8 +55,9 @@ func load() *table {
 // decode parses the table format internal/gen writes (integers are
 // varints, weights and confidences bytes):
 //
-//	"LEX1"
-//	N; N information-content bytes; per synset: k, k × (id − hypernym id)
+//	"LEX2"
+//	N; N information-content bytes; N lexicographer-file bytes;
+//	per synset: k, k × (id − hypernym id)
 //	M; per stem: shared prefix length, suffix length, suffix (stems sorted)
 //	M confidence bytes
 //	per stem: senses, then related forms: k, k × (synset id, weight byte)
@@ -73,7 +75,7 @@ func decode(gz []byte) (*table, error) {
 		return nil, err
 	}
 	r := &reader{b: raw}
-	if string(r.bytes(4)) != "LEX1" {
+	if string(r.bytes(4)) != "LEX2" {
 		return nil, errors.New("bad magic")
 	}
 	t := &table{raw: raw}
@@ -84,6 +86,12 @@ func decode(gz []byte) (*table, error) {
 	}
 	t.nsyn = uint32(nsyn)
 	t.ic = r.bytes(int(nsyn))
+	t.file = r.bytes(int(nsyn))
+	for i, f := range t.file {
+		if f >= 64 {
+			return nil, fmt.Errorf("synset %d: lexicographer file %d out of range", i, f)
+		}
+	}
 	t.hypOff = make([]uint32, nsyn+1)
 	t.hyp = make([]uint32, 0, nsyn+nsyn/8)
 	for i := range int64(nsyn) {
@@ -118,7 +126,7 @@ func decode(gz []byte) (*table, error) {
 	t.conf = r.bytes(nstem)
 
 	// Note where each stem's senses start, checking them on the way, so
-	// that vector never meets a bad byte.
+	// that vector and Kinds never meet a bad byte.
 	t.data = make([]uint32, nstem)
 	for i := range nstem {
 		t.data[i] = uint32(len(raw) - len(r.b))

@@ -3,6 +3,8 @@ package relevance
 import (
 	"strconv"
 
+	"github.com/engram-go/engram"
+
 	"github.com/engram-go/engram/internal/lexical"
 	"github.com/engram-go/engram/internal/lexicon"
 )
@@ -18,6 +20,8 @@ import (
 type Index struct {
 	words    *lexical.Index
 	concepts *lexical.Index
+	kinds    []lexicon.Kind // by document: WordNet classes of its words
+	flags    []engram.Flags // by document
 }
 
 // ConceptShare is the weight of concept matches next to word matches.
@@ -32,9 +36,15 @@ func NewIndex() *Index { return &Index{words: lexical.New(), concepts: lexical.N
 // Len returns the number of documents.
 func (ix *Index) Len() int { return ix.words.Len() }
 
-// Add indexes document doc with its stemmed terms (text.Terms).
-func (ix *Index) Add(doc int, terms []string) {
+// Add indexes document doc with its stemmed terms (text.Terms) and flags
+// (text.Flags).
+func (ix *Index) Add(doc int, terms []string, flags engram.Flags) {
 	ix.words.Add(doc, terms)
+	for len(ix.kinds) <= doc {
+		ix.kinds = append(ix.kinds, 0)
+		ix.flags = append(ix.flags, 0)
+	}
+	ix.kinds[doc], ix.flags[doc] = docKinds(terms), flags
 	var cs []string
 	for _, t := range terms {
 		for _, c := range lexicon.Concepts(t) {

@@ -2,7 +2,6 @@ package relevance
 
 import (
 	"slices"
-	"sort"
 
 	"github.com/engram-go/engram/internal/lexical"
 	"github.com/engram-go/engram/internal/text"
@@ -77,6 +76,19 @@ func Score(q Query, ix *Index, c Corpus) []float64 {
 		}
 	}
 	gate := nameGate(q.Names, ix.words, n)
+	if a := expectedAnswer(q.Text); !a.zero() && AnswerBoost > 0 {
+		if gate == nil {
+			gate = make([]float64, n)
+			for i := range gate {
+				gate[i] = 1
+			}
+		}
+		for i := range gate {
+			if i < len(ix.kinds) && a.answers(ix.kinds[i], ix.flags[i]) {
+				gate[i] *= 1 + AnswerBoost
+			}
+		}
+	}
 	Mix(rel, lex, cos)
 	applyGate(rel, gate)
 
@@ -121,16 +133,10 @@ func expansion(q Query, ix *lexical.Index, c Corpus, rel []float64) map[string]f
 	if Expansion == 0 || len(rel) == 0 {
 		return nil
 	}
-	top := make([]int, len(rel))
-	for i := range top {
-		top[i] = i
-	}
-	k := min(expansionDocs, len(top))
-	// Partial selection is enough; documents are few next to the pool.
-	sort.Slice(top, func(a, b int) bool { return rel[top[a]] > rel[top[b]] })
+	top := topK(rel, expansionDocs)
 	maxDF := max(1, int(expansionMaxDF*float64(ix.Len())))
 	var extra map[string]float64
-	for _, d := range top[:k] {
+	for _, d := range top {
 		if rel[d] == 0 {
 			break
 		}
@@ -167,6 +173,28 @@ func Smooth(rel []float64, next func(i int) int) {
 			rel[i] += Context * orig[j]
 		}
 	}
+}
+
+// topK returns the indices of the k largest values of xs, largest first,
+// in one pass (k is small).
+func topK(xs []float64, k int) []int {
+	top := make([]int, 0, k+1)
+	for i, x := range xs {
+		if len(top) == k && x <= xs[top[k-1]] {
+			continue
+		}
+		j := len(top)
+		top = append(top, i)
+		for j > 0 && xs[top[j-1]] < x {
+			top[j] = top[j-1]
+			j--
+		}
+		top[j] = i
+		if len(top) > k {
+			top = top[:k]
+		}
+	}
+	return top
 }
 
 // Mix writes into rel the weighted sum of lex and cos, each first divided by

@@ -188,9 +188,12 @@ func Build(wn *WordNet) (*Built, error) {
 	// Encode. Columns compress better than rows: stems, then confidences,
 	// then senses.
 	var raw bytes.Buffer
-	raw.WriteString("LEX1")
+	raw.WriteString("LEX2")
 	putUvarint(&raw, uint64(len(wn.Synsets)))
 	raw.Write(ic)
+	for _, s := range wn.Synsets {
+		raw.WriteByte(s.File) // runs: WordNet numbers synsets file by file
+	}
 	for i, s := range wn.Synsets {
 		putUvarint(&raw, uint64(len(s.Hyper)))
 		for _, h := range s.Hyper {

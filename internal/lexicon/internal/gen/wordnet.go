@@ -15,6 +15,10 @@ var posOrder = [...]byte{'n', 'v', 'a', 'r'}
 
 var posFile = map[byte]string{'n': "noun", 'v': "verb", 'a': "adj", 'r': "adv"}
 
+// maxFile bounds lexicographer file numbers: package lexicon keeps a
+// stem's files as bits of a uint64. WordNet 3.0 uses 0..44.
+const maxFile = 64
+
 // WordNet is the part of the dictionary the table is derived from.
 type WordNet struct {
 	Synsets []Synset
@@ -34,6 +38,7 @@ type WordNet struct {
 type Synset struct {
 	Pos   byte     // n, v, a (satellites included) or r
 	Sat   bool     // an adjective satellite
+	File  byte     // lexicographer file, 0..44: 18 is noun.person (lexnames(5WN))
 	Words []string // lower-cased, in synset order
 	// Hyper holds the hypernyms and instance hypernyms, and for an
 	// adjective satellite its head.
@@ -208,7 +213,11 @@ func parseData(line string, pos byte) (Synset, []rawPtr, int, error) {
 	if err != nil {
 		return Synset{}, nil, 0, err
 	}
-	s := Synset{Pos: pos, Sat: f[2] == "s"}
+	file, err := strconv.ParseUint(f[1], 10, 8)
+	if err != nil || file >= maxFile {
+		return Synset{}, nil, 0, fmt.Errorf("bad lexicographer file %q", f[1])
+	}
+	s := Synset{Pos: pos, Sat: f[2] == "s", File: byte(file)}
 	wcnt, err := strconv.ParseInt(f[3], 16, 32)
 	if err != nil {
 		return Synset{}, nil, 0, err
