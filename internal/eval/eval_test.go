@@ -1,0 +1,85 @@
+package eval
+
+import (
+	"context"
+	"io"
+	"log"
+	"testing"
+
+	"github.com/engram-go/engram/internal/dataset"
+)
+
+// TestOrdering is the evaluation's regression guard: on a small generated
+// set at 1,024 tokens, the oracle bounds everything, engram's best memory
+// is at least the BM25 retriever, and BM25 beats the newest-first buffer.
+func TestOrdering(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays several long conversations")
+	}
+	log.SetOutput(io.Discard) // langchaingo's token buffer warns on every count
+	t.Cleanup(func() { log.SetOutput(testWriter{t}) })
+	cfg := dataset.DefaultGenConfig()
+	cfg.Samples = 3
+	ss, err := dataset.Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const budget = 1024
+	rs, err := Run(context.Background(), ss, Config{Budgets: []int{budget}, Memories: All()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recall := func(name string) float64 {
+		r, ok := Find(rs, name, budget)
+		if !ok {
+			t.Fatalf("no result for %s", name)
+		}
+		if r.OverBudget > 0 && (name == "rd" || name == "dmem" || name == "bm25" || name == "oracle") {
+			t.Errorf("%s went over budget on %.1f%% of answers", name, 100*r.OverBudget)
+		}
+		return r.Recall
+	}
+	best, bestName := 0.0, ""
+	for _, m := range Engram() {
+		if r := recall(m.Name); r > best {
+			best, bestName = r, m.Name
+		}
+	}
+	oracle, bm25, token := recall("oracle"), recall("bm25"), recall("token")
+	t.Logf("recall at %d tokens: oracle %.3f, engram best (%s) %.3f, bm25 %.3f, newest-first %.3f", budget, oracle, bestName, best, bm25, token)
+	if !(oracle >= best && best >= bm25 && bm25 > token) {
+		t.Fatalf("want oracle ≥ engram best ≥ bm25 > newest-first; got %.3f, %.3f, %.3f, %.3f", oracle, best, bm25, token)
+	}
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) { w.t.Log(string(p)); return len(p), nil }
+
+func TestSelect(t *testing.T) {
+	ms, err := Select(All(), "bm25, rd")
+	if err != nil || len(ms) != 2 || ms[0].Name != "bm25" || ms[1].Name != "rd" {
+		t.Fatalf("Select = %v, %v", ms, err)
+	}
+	if _, err := Select(All(), "nope"); err == nil {
+		t.Fatal("unknown memory accepted")
+	}
+}
+
+func TestOracleAndBM25RespectBudget(t *testing.T) {
+	cfg := dataset.DefaultGenConfig()
+	cfg.Samples, cfg.Sessions = 1, 3
+	ss, err := dataset.Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := Run(context.Background(), ss, Config{Budgets: []int{64, 300}, Memories: Baselines()[:2]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rs {
+		if r.OverBudget != 0 || r.MeanTokens > float64(r.Budget) {
+			t.Errorf("%s at %d: %.0f tokens on average, %.1f%% over", r.Memory, r.Budget, r.MeanTokens, 100*r.OverBudget)
+		}
+	}
+}

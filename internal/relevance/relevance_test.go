@@ -1,0 +1,142 @@
+package relevance
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/text"
+)
+
+// docs is a Corpus over plain texts, without embeddings.
+type docs []string
+
+func (d docs) Len() int             { return len(d) }
+func (d docs) Vector(int) Vector    { return Vector{} }
+func (d docs) Names(i int) []string { return Names(d[i]) }
+func index(d docs) *Index {
+	ix := NewIndex()
+	for i, s := range d {
+		ix.Add(i, text.Terms(s), text.Flags(s))
+	}
+	return ix
+}
+
+func argmax(xs []float64) int {
+	best := 0
+	for i, x := range xs {
+		if x > xs[best] {
+			best = i
+		}
+	}
+	return best
+}
+
+func TestNameGatePrefersTheNamedPerson(t *testing.T) {
+	d := docs{
+		"Dana: I started working as a nurse last spring.",
+		"Lee: I started working as a nurse too.",
+		"Lee: the weather is grim.",
+	}
+	rel := Score(NewQuery("What does Dana do for work?", nil), index(d), d)
+	if argmax(rel) != 0 || rel[0] <= rel[1] {
+		t.Fatalf("rel = %v: Dana's turn should win", rel)
+	}
+}
+
+func TestExpansionFindsTheSecondHop(t *testing.T) {
+	d := docs{
+		"Dana: my sister Priya is visiting this week.",
+		"Dana: Priya just became a nurse, so proud.",
+		"Lee: my sister loves the beach.",
+		"Lee: became a fan of jazz lately.",
+	}
+	for range 30 { // background, so that names are rare
+		d = append(d, "Lee: nothing much, work and sleep.")
+	}
+	rel := Score(NewQuery("What job did Dana's sister get?", nil), index(d), d)
+	if rel[1] <= rel[3] || rel[1] <= rel[2] {
+		t.Fatalf("rel = %v: the second hop (doc 1) should beat docs 2 and 3", rel[:4])
+	}
+}
+
+func TestConceptsMatchHypernyms(t *testing.T) {
+	d := docs{"We brought home a beagle puppy last week.", "The tax office called again."}
+	rel := Score(NewQuery("Tell me about the dog", nil), index(d), d)
+	if rel[0] == 0 || rel[1] != 0 {
+		t.Fatalf("rel = %v: the puppy should match dog, the tax office not", rel)
+	}
+}
+
+func TestExpectedAnswer(t *testing.T) {
+	tests := []struct {
+		q    string
+		want answerType
+	}{
+		{"When did Dana run the marathon?", answerType{flags: engram.FlagDate}},
+		{"How old is Lee?", answerType{flags: engram.FlagNumber}},
+		{"What is the weather like?", answerType{}},
+	}
+	for _, tt := range tests {
+		if got := expectedAnswer(tt.q); got.flags&tt.want.flags != tt.want.flags || (tt.want.zero() && !got.zero()) {
+			t.Errorf("expectedAnswer(%q) = %+v, want %+v", tt.q, got, tt.want)
+		}
+	}
+	if a := expectedAnswer("Which city does Dana live in?"); a.kinds == 0 {
+		t.Error("a city question should expect a location")
+	}
+}
+
+func TestNames(t *testing.T) {
+	got := Names("Random, but Freya moved to Asheville. Honestly I love it.")
+	if !slices.Contains(got, "freya") || !slices.Contains(got, text.Stem("asheville")) || slices.Contains(got, "random") {
+		t.Fatalf("Names = %q", got)
+	}
+	if q := queryNames("Dana's sister lives where?"); !slices.Contains(q, "dana") {
+		t.Fatalf("queryNames = %q", q)
+	}
+}
+
+func TestVectorDotMatchesDense(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 1))
+	for _, density := range []float64{0.05, 0.4, 0.9} {
+		a, b := make([]float32, 300), make([]float32, 300)
+		for i := range a {
+			if r.Float64() < density {
+				a[i] = float32(r.NormFloat64())
+			}
+			b[i] = float32(r.NormFloat64())
+		}
+		if got, want := Compress(a).Dot(b), Dot(a, b); math.Abs(got-want) > 1e-4 {
+			t.Fatalf("density %v: sparse %v, dense %v", density, got, want)
+		}
+	}
+	if Compress(make([]float32, 4)).Dot(make([]float32, 5)) != 0 {
+		t.Fatal("mismatched dimensions should score 0")
+	}
+}
+
+func TestTopK(t *testing.T) {
+	xs := []float64{0.1, 0.9, 0.3, 0.9, 0.5, 0}
+	if got := topK(xs, 3); !slices.Equal(got, []int{1, 3, 4}) {
+		t.Fatalf("topK = %v", got)
+	}
+	if got := topK(xs[:1], 3); !slices.Equal(got, []int{0}) {
+		t.Fatalf("topK short = %v", got)
+	}
+}
+
+func TestSmooth(t *testing.T) {
+	rel := []float64{0, 1, 0}
+	Smooth(rel, func(i int) int {
+		if i+1 < 3 {
+			return i + 1
+		}
+		return -1
+	})
+	if rel[0] != Context || rel[1] != 1 || rel[2] != 0 {
+		t.Fatalf("Smooth = %v", rel)
+	}
+}
