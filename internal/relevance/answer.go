@@ -1,6 +1,8 @@
 package relevance
 
 import (
+	"math"
+
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/internal/lexicon"
 	"github.com/engram-go/engram/internal/text"
@@ -9,7 +11,7 @@ import (
 // AnswerBoost is how much more relevant a document is when it holds the
 // kind of thing the question asks for: a date for "when", a place for
 // "which city", a job title for "what does she do for work".
-var AnswerBoost = 2.0
+var AnswerBoost = 5.0
 
 // answerType is what a question expects its answer to be: WordNet classes
 // (a job title is noun.person, a breed noun.animal) or flags (a date, a
@@ -64,17 +66,45 @@ func expectedAnswer(s string) answerType {
 	return a
 }
 
-// docKinds returns the WordNet classes of a document's terms.
-func docKinds(terms []string) lexicon.Kind {
-	var k lexicon.Kind
+// kindTerms returns the words of a document that have WordNet noun or verb
+// classes, each once.
+func kindTerms(terms []string) []kindTerm {
+	var out []kindTerm
 	for _, t := range terms {
-		k |= lexicon.Kinds(t)
+		k := lexicon.Kinds(t) &^ (lexicon.KindAdj | lexicon.KindAdverb | lexicon.KindPertainym | lexicon.KindParticiple)
+		if k == 0 {
+			continue
+		}
+		dup := false
+		for _, o := range out {
+			dup = dup || o.term == t
+		}
+		if !dup {
+			out = append(out, kindTerm{t, k})
+		}
 	}
-	return k
+	return out
 }
 
-// answers reports whether a document with these classes and flags holds an
-// answer of type a.
-func (a answerType) answers(k lexicon.Kind, f engram.Flags) bool {
-	return k&a.kinds != 0 || f&a.flags != 0
+// match returns how well document doc of ix answers a question of type a,
+// in [0, 1]: 1 for a flag it asks for (a date for "when"), else the rarity
+// of the document's rarest word of a class it asks for — "knitting" answers
+// "what hobby" better than "way" or "fun", which are everywhere.
+func (a answerType) match(ix *Index, doc int) float64 {
+	if doc >= len(ix.kinds) {
+		return 0
+	}
+	if ix.flags[doc]&a.flags != 0 {
+		return 1
+	}
+	best := 0.0
+	if n := ix.words.Len(); n > 1 {
+		norm := math.Log(1 + float64(n))
+		for _, kt := range ix.kinds[doc] {
+			if kt.kinds&a.kinds != 0 {
+				best = max(best, ix.words.IDF(kt.term)/norm)
+			}
+		}
+	}
+	return min(1, best)
 }

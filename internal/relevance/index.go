@@ -20,8 +20,14 @@ import (
 type Index struct {
 	words    *lexical.Index
 	concepts *lexical.Index
-	kinds    []lexicon.Kind // by document: WordNet classes of its words
+	kinds    [][]kindTerm   // by document: its words that have WordNet classes
 	flags    []engram.Flags // by document
+}
+
+// kindTerm is a word of a document and its WordNet classes.
+type kindTerm struct {
+	term  string
+	kinds lexicon.Kind
 }
 
 // ConceptShare is the weight of concept matches next to word matches.
@@ -41,10 +47,10 @@ func (ix *Index) Len() int { return ix.words.Len() }
 func (ix *Index) Add(doc int, terms []string, flags engram.Flags) {
 	ix.words.Add(doc, terms)
 	for len(ix.kinds) <= doc {
-		ix.kinds = append(ix.kinds, 0)
+		ix.kinds = append(ix.kinds, nil)
 		ix.flags = append(ix.flags, 0)
 	}
-	ix.kinds[doc], ix.flags[doc] = docKinds(terms), flags
+	ix.kinds[doc], ix.flags[doc] = kindTerms(terms), flags
 	var cs []string
 	for _, t := range terms {
 		for _, c := range lexicon.Concepts(t) {

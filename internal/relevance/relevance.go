@@ -1,6 +1,7 @@
 package relevance
 
 import (
+	"container/heap"
 	"slices"
 
 	"github.com/engram-go/engram/internal/lexical"
@@ -19,6 +20,9 @@ var (
 	Expansion = 0.5
 	// expansionDocs is how many of the best documents lend their names.
 	expansionDocs = 3
+	// answerCandidates is how many of the best documents are checked for
+	// the kind of answer the question wants.
+	answerCandidates = 384
 	// expansionMaxDF is the largest share of documents a lent name may be
 	// in: speakers' names, in every other turn, say nothing.
 	expansionMaxDF = 0.05
@@ -76,19 +80,6 @@ func Score(q Query, ix *Index, c Corpus) []float64 {
 		}
 	}
 	gate := nameGate(q.Names, ix.words, n)
-	if a := expectedAnswer(q.Text); !a.zero() && AnswerBoost > 0 {
-		if gate == nil {
-			gate = make([]float64, n)
-			for i := range gate {
-				gate[i] = 1
-			}
-		}
-		for i := range gate {
-			if i < len(ix.kinds) && a.answers(ix.kinds[i], ix.flags[i]) {
-				gate[i] *= 1 + AnswerBoost
-			}
-		}
-	}
 	Mix(rel, lex, cos)
 	applyGate(rel, gate)
 
@@ -97,6 +88,12 @@ func Score(q Query, ix *Index, c Corpus) []float64 {
 		ix.score(extra, lex)
 		Mix(rel, lex, cos)
 		applyGate(rel, gate)
+	}
+	if a := expectedAnswer(q.Text); !a.zero() && AnswerBoost > 0 {
+		// Only the best candidates can be selected; the rest keep their score.
+		for _, d := range topK(rel, answerCandidates) {
+			rel[d] *= 1 + AnswerBoost*a.match(ix, d)
+		}
 	}
 	return rel
 }
@@ -176,25 +173,43 @@ func Smooth(rel []float64, next func(i int) int) {
 }
 
 // topK returns the indices of the k largest values of xs, largest first,
-// in one pass (k is small).
+// ties to the lower index, in O(n log k).
 func topK(xs []float64, k int) []int {
-	top := make([]int, 0, k+1)
-	for i, x := range xs {
-		if len(top) == k && x <= xs[top[k-1]] {
-			continue
-		}
-		j := len(top)
-		top = append(top, i)
-		for j > 0 && xs[top[j-1]] < x {
-			top[j] = top[j-1]
-			j--
-		}
-		top[j] = i
-		if len(top) > k {
-			top = top[:k]
+	if k <= 0 {
+		return nil
+	}
+	less := func(a, b int) bool { return xs[a] < xs[b] || (xs[a] == xs[b] && a > b) }
+	h := &minHeap{less: less}
+	for i := range xs {
+		switch {
+		case len(h.idx) < k:
+			heap.Push(h, i)
+		case less(h.idx[0], i):
+			h.idx[0] = i
+			heap.Fix(h, 0)
 		}
 	}
-	return top
+	out := make([]int, len(h.idx))
+	for j := len(out) - 1; j >= 0; j-- {
+		out[j] = heap.Pop(h).(int)
+	}
+	return out
+}
+
+// minHeap holds indices, smallest by less on top.
+type minHeap struct {
+	idx  []int
+	less func(a, b int) bool
+}
+
+func (h *minHeap) Len() int           { return len(h.idx) }
+func (h *minHeap) Less(i, j int) bool { return h.less(h.idx[i], h.idx[j]) }
+func (h *minHeap) Swap(i, j int)      { h.idx[i], h.idx[j] = h.idx[j], h.idx[i] }
+func (h *minHeap) Push(x any)         { h.idx = append(h.idx, x.(int)) }
+func (h *minHeap) Pop() any {
+	x := h.idx[len(h.idx)-1]
+	h.idx = h.idx[:len(h.idx)-1]
+	return x
 }
 
 // Mix writes into rel the weighted sum of lex and cos, each first divided by
