@@ -1,0 +1,40 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+)
+
+// config is what the flags choose.
+type config struct {
+	memory string // dmem, rd, window or token
+	budget int    // tokens a load may return
+	path   string // where dmem keeps its record; "" for none
+	llm    string // local, ollama or openai
+	model  string // the model name for ollama or openai
+	script string // a file of lines to replay; "" to read stdin
+}
+
+func parseFlags(args []string, stderr io.Writer) (config, error) {
+	var c config
+	fs := flag.NewFlagSet("chatbot", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&c.memory, "memory", "dmem", "the memory: dmem (D-MEM), rd (rate-distortion buffer), or langchaingo's window or token buffer")
+	fs.IntVar(&c.budget, "budget", 300, "the most tokens of history the memory returns (window ignores it: it keeps the last 5 exchanges)")
+	fs.StringVar(&c.path, "path", "", "a directory where -memory dmem keeps its memory across runs")
+	fs.StringVar(&c.llm, "llm", "local", "the model: local (an offline stand-in that quotes memory), ollama or openai")
+	fs.StringVar(&c.model, "model", "", "the model name for -llm ollama (default llama3.1) or openai (default: the client's)")
+	fs.StringVar(&c.script, "script", "", "a file of lines to replay instead of reading stdin")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if c.budget < 1 {
+		return c, errors.New("-budget must be positive")
+	}
+	return c, nil
+}

@@ -1,0 +1,267 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem"
+	"github.com/engram-go/engram/ratedistortion"
+	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/memory"
+	"github.com/tmc/langchaingo/schema"
+)
+
+// windowTurns is how many exchanges -memory window keeps: langchaingo's default.
+const windowTurns = 5
+
+// backend is a chat memory with what the chatbot's commands need from it.
+type backend struct {
+	// rec is the memory the chain uses; it records what each load returned.
+	rec *recorder
+	// sink takes feedback; nil for memories that do not learn from it.
+	sink engram.RewardSink
+	// why explains the last load; stats counts what the memory holds.
+	why   func() string
+	stats func() string
+	// close releases the memory.
+	close func() error
+}
+
+// newBackend builds the memory -memory names.
+func newBackend(ctx context.Context, c config, llm llms.Model) (*backend, error) {
+	if c.path != "" && c.memory != "dmem" {
+		return nil, fmt.Errorf("-path keeps memory across runs only with -memory dmem")
+	}
+	none := func() error { return nil }
+	switch c.memory {
+	case "dmem":
+		opts := []dmem.Option{dmem.WithTokenBudget(c.budget)}
+		if c.path != "" {
+			opts = append(opts, dmem.WithPath(c.path))
+		}
+		m, err := dmem.New(ctx, opts...)
+		if err != nil {
+			return nil, err
+		}
+		b := &backend{rec: &recorder{Memory: m}, sink: m, close: m.Close}
+		b.why = func() string { return whyDMem(m, b.rec.history()) }
+		b.stats = func() string { return statsDMem(m) }
+		return b, nil
+	case "rd":
+		m, err := ratedistortion.New(ratedistortion.WithTokenBudget(c.budget))
+		if err != nil {
+			return nil, err
+		}
+		b := &backend{rec: &recorder{Memory: m}, sink: m, close: none}
+		b.why = func() string {
+			x, ok := m.Explain()
+			if !ok {
+				return "Nothing loaded yet: ask something first."
+			}
+			return x.String()
+		}
+		b.stats = func() string {
+			s := fmt.Sprintf("rd: %d units in the pool (nothing is deleted; each load chooses within %d tokens)", m.Len(), c.budget)
+			if x, ok := m.Explain(); ok {
+				kept := 0
+				for _, u := range x.Units {
+					if u.Kept {
+						kept++
+					}
+				}
+				s += fmt.Sprintf("\nlast load: kept %d of %d units, %d of %d tokens", kept, len(x.Units), x.Tokens, x.Budget)
+			}
+			return s
+		}
+		return b, nil
+	case "window", "token":
+		var m schema.Memory
+		rule := fmt.Sprintf("the window keeps the last %d exchanges and forgets older ones", windowTurns)
+		if c.memory == "window" {
+			m = memory.NewConversationWindowBuffer(windowTurns)
+		} else {
+			m = memory.NewConversationTokenBuffer(llm, c.budget)
+			// The token buffer counts with model "", which tiktoken does not
+			// know: langchaingo then logs a warning on every count and
+			// falls back to len/4. The count is langchaingo's; the noise goes.
+			log.SetOutput(io.Discard)
+			rule = fmt.Sprintf("the token buffer keeps the newest messages that fit %d tokens and forgets older ones", c.budget)
+		}
+		b := &backend{rec: &recorder{Memory: m}, close: none}
+		b.why = func() string { return whyRecent(rule, b.rec) }
+		b.stats = func() string {
+			return fmt.Sprintf("%s: %d of %d messages held (%s)", c.memory, len(historyLines(b.rec.history())), 2*b.rec.turns(), rule)
+		}
+		return b, nil
+	}
+	return nil, fmt.Errorf("-memory %q: want dmem, rd, window or token", c.memory)
+}
+
+// recorder is a schema.Memory that passes everything through and remembers
+// what the last load returned and every line saved, so that :why can say
+// what was left out of memories that cannot explain themselves.
+type recorder struct {
+	schema.Memory
+
+	mu    sync.Mutex
+	last  string   // the history the last load returned
+	saved []string // every line saved, as "Human: …" and "AI: …"
+	seen  int      // how many of saved the last load could have returned
+}
+
+// LoadMemoryVariables loads from the memory and records the history.
+func (r *recorder) LoadMemoryVariables(ctx context.Context, inputs map[string]any) (map[string]any, error) {
+	vs, err := r.Memory.LoadMemoryVariables(ctx, inputs)
+	if err == nil {
+		h, _ := vs[r.Memory.GetMemoryKey(ctx)].(string)
+		r.mu.Lock()
+		r.last, r.seen = h, len(r.saved)
+		r.mu.Unlock()
+	}
+	return vs, err
+}
+
+// SaveContext saves to the memory and records the exchange.
+func (r *recorder) SaveContext(ctx context.Context, inputs, outputs map[string]any) error {
+	if err := r.Memory.SaveContext(ctx, inputs, outputs); err != nil {
+		return err
+	}
+	in, _ := inputs["input"].(string)
+	out, _ := outputs["text"].(string)
+	r.mu.Lock()
+	r.saved = append(r.saved, "Human: "+in, "AI: "+out)
+	r.mu.Unlock()
+	return nil
+}
+
+func (r *recorder) history() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.last
+}
+
+func (r *recorder) turns() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.saved) / 2
+}
+
+// historyLines splits a rendered history into its lines.
+func historyLines(h string) []string {
+	if strings.TrimSpace(h) == "" {
+		return nil
+	}
+	return strings.Split(h, "\n")
+}
+
+// whyRecent explains a recency memory's last load: what it returned, what of
+// the conversation it no longer had, and the rule that decided.
+func whyRecent(rule string, r *recorder) string {
+	r.mu.Lock()
+	kept := historyLines(r.last)
+	saved := slices.Clone(r.saved[:r.seen])
+	r.mu.Unlock()
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "Why: %s.\n", rule)
+	fmt.Fprintf(&sb, "kept (%d lines):\n", len(kept))
+	for _, l := range kept {
+		fmt.Fprintf(&sb, "  + %s\n", l)
+	}
+	// Match kept lines newest first, so that of repeated lines ("Noted.")
+	// the old copies count as dropped.
+	left := map[string]int{}
+	for _, l := range kept {
+		left[l]++
+	}
+	var dropped []string
+	for i := len(saved) - 1; i >= 0; i-- {
+		if left[saved[i]] > 0 {
+			left[saved[i]]--
+		} else {
+			dropped = append(dropped, saved[i])
+		}
+	}
+	slices.Reverse(dropped)
+	fmt.Fprintf(&sb, "dropped (%d lines):\n", len(dropped))
+	for _, l := range dropped {
+		fmt.Fprintf(&sb, "  - %s\n", l)
+	}
+	return strings.TrimSuffix(sb.String(), "\n")
+}
+
+// whyDMem explains D-MEM's last load: every stored unit, kept or not, with
+// the route, surprise and priority that decided, and the history of those
+// kept. D-MEM explains units one at a time, so the units kept are found by
+// their lines in the history the load returned.
+func whyDMem(m *dmem.Memory, history string) string {
+	lines := historyLines(history)
+	units := append(m.Units(dmem.RouteCore), m.Units(dmem.RouteShort)...)
+	slices.SortFunc(units, func(a, b engram.Unit) int { return int(a.Seq - b.Seq) })
+	var kept, dropped strings.Builder
+	nk, nd := 0, 0
+	for _, u := range units {
+		x, err := m.Explain(u.ID)
+		if errors.Is(err, engram.ErrNotFound) {
+			continue
+		} else if err != nil {
+			return err.Error()
+		}
+		if slices.ContainsFunc(lines, func(l string) bool { _, t, _ := strings.Cut(l, ": "); return t == u.Text }) {
+			nk++
+			kept.WriteString(indent(brief(x.String(), 3)))
+		} else {
+			nd++
+			fmt.Fprintf(&dropped, "  %s %s: δ=%+.3f priority=%.3f %q\n", x.ID, x.Route, x.Delta, x.Priority, short(u.Text))
+		}
+	}
+	s := fmt.Sprintf("D-MEM stores what surprised it (core) and a window of recent steps (short); a load packs the units\n"+
+		"that best fuse similarity to your question with salience into the budget.\nkept (%d units):\n%s", nk, kept.String())
+	if nd > 0 {
+		s += fmt.Sprintf("stored but not returned (%d units):\n%s", nd, dropped.String())
+	}
+	st := m.Stats()
+	if gone := st.Steps - int64(st.Core+st.Short); gone > 0 {
+		s += fmt.Sprintf("not stored (%d steps): routed nowhere, merged into a near-duplicate, overwritten or evicted\n", gone)
+	}
+	return strings.TrimSuffix(s, "\n")
+}
+
+func statsDMem(m *dmem.Memory) string {
+	st := m.Stats()
+	gone := st.Steps - int64(st.Core+st.Short)
+	return fmt.Sprintf("dmem: %d steps seen; stored: %d in core, %d in the short-term buffer; "+
+		"%d not held (routed nowhere, merged, overwritten or evicted); %d rewards; λ=%.2f",
+		st.Steps, st.Core, st.Short, gone, st.Rewards, st.Lambda)
+}
+
+// brief keeps the first n+1 lines of an explanation: the unit and the start
+// of its history.
+func brief(s string, n int) string {
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	if len(lines) <= n+2 {
+		return s
+	}
+	return strings.Join(lines[:n+1], "\n") + fmt.Sprintf("\n  … %d more events", len(lines)-n-1)
+}
+
+func indent(s string) string {
+	var sb strings.Builder
+	for _, l := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
+		sb.WriteString("  " + l + "\n")
+	}
+	return sb.String()
+}
+
+func short(s string) string {
+	if r := []rune(s); len(r) > 60 {
+		return string(r[:59]) + "…"
+	}
+	return s
+}

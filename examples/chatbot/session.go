@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/engram-go/engram/callbacks"
+	"github.com/tmc/langchaingo/chains"
+)
+
+// session is one conversation: a langchaingo conversation chain over an
+// engram (or langchaingo) memory, and the commands that look inside it.
+type session struct {
+	chain chains.LLMChain
+	mem   *backend
+	// rw reports feedback and failed turns to the memory; nil when the
+	// memory takes no rewards.
+	rw  *callbacks.Rewarder
+	out io.Writer
+}
+
+const help = `Type a message and press Enter. Commands:
+  :why    what the memory kept and dropped for the last answer, and why
+  :good   the last answer was right (a reward of +1 to the memory); :good NOTE adds a note
+  :bad    the last answer was wrong (a reward of −1)
+  :stats  units stored, routed and evicted
+  :help   this text
+  :quit   leave (end of input works too)`
+
+// run parses args, then chats: a line at a time from the -script file, from
+// stdin when it is not a terminal, or at an interactive prompt.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) (err error) {
+	c, err := parseFlags(args, stdout)
+	if err != nil {
+		return err
+	}
+	in, interactive := stdin, isTerminal(stdin)
+	if c.script != "" {
+		f, err := os.Open(c.script)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		in, interactive = f, false
+	}
+	llm, err := newModel(c)
+	if err != nil {
+		return err
+	}
+	mem, err := newBackend(ctx, c, llm)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := mem.close(); err == nil {
+			err = cerr
+		}
+	}()
+	s := &session{chain: chains.NewConversation(llm, mem.rec), mem: mem, out: stdout}
+	if mem.sink != nil {
+		if s.rw, err = callbacks.New(mem.sink); err != nil {
+			return err
+		}
+		defer func() {
+			if cerr := s.rw.Close(ctx); err == nil {
+				err = cerr
+			}
+		}()
+		s.chain.CallbacksHandler = s.rw
+	}
+
+	fmt.Fprintf(stdout, "engram chatbot: memory %s, budget %d tokens, model %s\n", c.memory, c.budget, c.llm)
+	if c.llm == "local" {
+		fmt.Fprintln(stdout, standIn)
+	}
+	if interactive {
+		fmt.Fprintln(stdout, help)
+	}
+	sc := bufio.NewScanner(in)
+	for {
+		if interactive {
+			fmt.Fprint(stdout, "> ")
+		}
+		if !sc.Scan() {
+			break
+		}
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if !interactive {
+			fmt.Fprintln(stdout, "> "+line)
+		}
+		if line == ":quit" {
+			break
+		}
+		if err := s.handle(ctx, line); err != nil {
+			return err
+		}
+	}
+	return sc.Err()
+}
+
+// handle answers a message or runs a command.
+func (s *session) handle(ctx context.Context, line string) error {
+	cmd, arg, _ := strings.Cut(line, " ")
+	switch cmd {
+	case ":help":
+		fmt.Fprintln(s.out, help)
+	case ":why":
+		fmt.Fprintln(s.out, s.mem.why())
+	case ":stats":
+		fmt.Fprintln(s.out, s.mem.stats())
+		if s.rw != nil {
+			st := s.rw.Stats()
+			fmt.Fprintf(s.out, "rewards: %d events delivered, %d failed, %d dropped\n", st.Delivered, st.Failed, st.Dropped)
+		}
+	case ":good", ":bad":
+		if s.rw == nil {
+			fmt.Fprintln(s.out, "This memory does not learn from feedback; try -memory dmem or rd.")
+			return nil
+		}
+		rating := callbacks.ThumbsUp
+		if cmd == ":bad" {
+			rating = callbacks.ThumbsDown
+		}
+		s.rw.Feedback(ctx, rating, strings.TrimSpace(arg))
+		if err := s.rw.Flush(ctx); err != nil {
+			return err
+		}
+		fmt.Fprintf(s.out, "Sent a reward of %+g to the memory.\n", rating)
+	default:
+		if strings.HasPrefix(cmd, ":") {
+			fmt.Fprintf(s.out, "Unknown command %s; :help lists them.\n", cmd)
+			return nil
+		}
+		reply, err := chains.Run(ctx, s.chain, line)
+		if err != nil {
+			// A failed turn is reported to the memory by the chain's
+			// callbacks; the conversation goes on.
+			fmt.Fprintln(s.out, "error:", err)
+			return nil
+		}
+		fmt.Fprintln(s.out, strings.TrimSpace(reply))
+	}
+	return nil
+}
+
+// isTerminal reports whether r is a terminal, where a person types.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
