@@ -7,7 +7,8 @@ type Features struct {
 	Relevance float64
 	// Recency is 1 for the newest unit and decays towards 0 with age.
 	Recency float64
-	// Redundancy is the highest similarity to another unit of the pool, in [0, 1].
+	// Redundancy is the highest similarity, in [0, 1], to another unit among
+	// those competing for the budget; memories leave it 0 for the rest.
 	Redundancy float64
 	// Tokens is the unit's token cost.
 	Tokens int

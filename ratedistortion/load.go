@@ -161,10 +161,7 @@ func (b *Buffer) selectUnits(query string, qvec []float32) (*selection, error) {
 	var members [][]int // by item: its units
 	for i, e := range b.pool {
 		f := b.features(i, rel[i])
-		u := b.opts.scorer.Score(f)
-		if math.IsNaN(u) || math.IsInf(u, 0) || u < 0 {
-			u = 0
-		}
+		u := b.score(f)
 		// Groups are mostly adjacent; the map is for tool results that
 		// join an earlier call.
 		k, ok := lastItem, e.unit.Group == lastGroup && i > 0
@@ -249,10 +246,27 @@ func (b *Buffer) redundancyEdges(items []knapsack.Item, members [][]int, units [
 			}
 		}
 	}
-	for i := range units {
-		units[i].features.Redundancy = max(0, red[units[i].item])
+	// The scorer sees redundancy too: score the candidates again with it.
+	// Groups outside the candidates rarely fit; their redundancy stays 0.
+	for _, k := range cand {
+		items[k].Weight = 0
+		for _, i := range members[k] {
+			units[i].features.Redundancy = max(0, red[k])
+			units[i].utility = b.score(units[i].features)
+			items[k].Weight += units[i].utility
+		}
 	}
 	return edges
+}
+
+// score returns the scorer's utility for f, 0 if it is not a finite,
+// non-negative number.
+func (b *Buffer) score(f engram.Features) float64 {
+	u := b.opts.scorer.Score(f)
+	if math.IsNaN(u) || math.IsInf(u, 0) || u < 0 {
+		return 0
+	}
+	return u
 }
 
 // groupVec is a group's normalised embedding, dense and compressed.
