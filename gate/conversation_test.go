@@ -11,18 +11,19 @@ import (
 )
 
 // TestConversationRecall replays synthetic conversations (memeval's
-// generator, seed 1, three samples) into ratedistortion with the hand-set
-// weights ("rd"), the label-free gate ("rd-gate") and the supervised gate
-// fit on seed 2 ("rd-gate-sup"), and compares evidence recall at 1,024
-// tokens. The issue asks for label-free ≥ hand-set and ≥ 95 % of
-// supervised; see the comment at the assertions for what holds.
+// generator, seed 1, five samples) into ratedistortion with the hand-set
+// weights ("rd"), the label-free gate ("rd-gate", correcting the hand-set
+// weights through gate.Prior and trained on later turns' references) and the
+// supervised gate fit on seed 2's evidence labels ("rd-gate-sup"), and checks
+// that at 1,024 tokens the label-free gate recalls at least as much as the
+// hand-set weights and at least 95 % of the supervised gate.
 func TestConversationRecall(t *testing.T) {
 	if testing.Short() {
-		t.Skip("replays three conversations three times")
+		t.Skip("replays five conversations three times")
 	}
 	log.SetOutput(io.Discard)
 	cfg := dataset.DefaultGenConfig()
-	cfg.Samples = 3
+	cfg.Samples = 5
 	ss, err := dataset.Generate(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -48,11 +49,7 @@ func TestConversationRecall(t *testing.T) {
 	if free < 0.95*sup {
 		t.Errorf("label-free recall %.3f < 95%% of supervised %.3f", free, sup)
 	}
-	// Not yet met: a query-independent linear gate, label-free or
-	// supervised, stays below the hand-set weights here, whose steep
-	// relevance² carries nearly all of the signal. Logged, not asserted,
-	// so that the gap stays visible without failing every run.
 	if free < hand {
-		t.Logf("KNOWN GAP: label-free recall %.3f < hand-set %.3f (issue 6 asks for ≥)", free, hand)
+		t.Errorf("label-free recall %.3f < hand-set %.3f", free, hand)
 	}
 }

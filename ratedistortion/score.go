@@ -14,6 +14,10 @@ type Weights struct {
 	Sharpness float64 // exponent on relevance in [0, 1]; 0 means 1
 	Recency   float64 // per unit of recency in [0, 1]
 	Flag      float64 // per name, number or date flag, at most three counted
+	// FlagRelevance multiplies relevance by 1 + FlagRelevance per flag (at
+	// most three): of two equally relevant messages, the one holding a
+	// name, a number or a date more likely holds the answer.
+	FlagRelevance float64
 	Directive float64 // for a "remember …" directive
 	Floor     float64 // for every unit
 }
@@ -26,20 +30,21 @@ type Weights struct {
 // linear scale lets many half-relevant short messages outbid the one that
 // answers. Recency is weak and short-lived (see [WithRecencyHalfLife]): it
 // keeps the last exchanges for continuity without crowding out old facts.
-var DefaultWeights = Weights{Relevance: 1, Sharpness: 2, Recency: 0.2, Flag: 0.05, Directive: 0.6, Floor: 0.01}
+var DefaultWeights = Weights{Relevance: 1, Sharpness: 2, FlagRelevance: 0.5, Recency: 0.2, Flag: 0.05, Directive: 0.6, Floor: 0.01}
 
-func (w Weights) relevance(r float64) float64 {
-	if w.Sharpness == 0 || w.Sharpness == 1 {
-		return w.Relevance * r
+func (w Weights) relevance(f engram.Features) float64 {
+	r := f.Relevance
+	if w.Sharpness != 0 && w.Sharpness != 1 {
+		r = math.Pow(max(0, r), w.Sharpness)
 	}
-	return w.Relevance * math.Pow(max(0, r), w.Sharpness)
+	return w.Relevance * r * (1 + w.FlagRelevance*float64(min(3, f.Flags.Count())))
 }
 
 var _ engram.Explainer = Weights{}
 
 // Score returns the weighted utility; never negative.
 func (w Weights) Score(f engram.Features) float64 {
-	s := w.Floor + w.relevance(f.Relevance) + w.Recency*f.Recency +
+	s := w.Floor + w.relevance(f) + w.Recency*f.Recency +
 		w.Flag*float64(min(3, f.Flags.Count()))
 	if f.Flags.Has(engram.FlagDirective) {
 		s += w.Directive
@@ -57,5 +62,5 @@ func (w Weights) Contributions(f engram.Features) map[string]float64 {
 	if f.Flags.Has(engram.FlagDirective) {
 		flags += w.Directive
 	}
-	return map[string]float64{"relevance": w.relevance(f.Relevance), "recency": w.Recency * f.Recency, "flags": flags}
+	return map[string]float64{"relevance": w.relevance(f), "recency": w.Recency * f.Recency, "flags": flags}
 }

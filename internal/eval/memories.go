@@ -63,8 +63,9 @@ func Engram() []Memory {
 	}
 }
 
-// All returns engram's backends followed by the baselines.
-func All() []Memory { return append(Engram(), Baselines()...) }
+// All returns engram's backends, the learned-gate variants, then the
+// baselines.
+func All() []Memory { return append(append(Engram(), Gates()...), Baselines()...) }
 
 // Select returns the memories of all whose names are listed, in list order.
 func Select(all []Memory, names string) ([]Memory, error) {
