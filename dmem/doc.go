@@ -22,9 +22,18 @@
 // accumulate, and packs groups (a human turn with its reply) into the exact
 // token budget with internal/knapsack, the selector every engram memory uses.
 //
-// With WithPath the record lives in bbolt (ACID; commits are grouped, and an
-// acknowledged write is committed); chromem is only an index, rebuilt on
-// open and never persisted by chromem itself. A Memory is safe for concurrent
-// use; New starts no goroutine. Explain says why a unit was stored, routed,
-// kept or evicted.
+// A durable memory keeps its record in a [Store], scoped to its [Namespace]
+// (user, agent, session): units with their embeddings, priorities and δ
+// statistics, an eviction log, term counts and the learned state. Commits
+// are grouped, and an acknowledged write is committed. [WithPath] opens the
+// embedded store, bbolt with chromem-go as its in-memory index, rebuilt on
+// open; dmem/pgstore keeps the record in PostgreSQL, which many processes
+// share ([WithStore]). Each Memory holds its namespace's value model, gates
+// and LSH tables itself; what it changes in a shared namespace it sends as
+// changes (priority updates, term increments, evictions) that the store
+// applies atomically, and its sequence numbers are reserved from the store.
+// Retrieval asks the store for the nearest core units, so a memory also
+// finds what other writers of its namespace stored. dmem/storetest checks a
+// store. A Memory is safe for concurrent use; New starts no goroutine.
+// Explain says why a unit was stored, routed, kept or evicted.
 package dmem

@@ -39,18 +39,18 @@ func (m *Memory) priorityAt(u *unit, now int64) float64 {
 	return math.Exp2(u.LogP - float64(now)/m.opts.halfLife)
 }
 
-// setPriority sets u's priority as of the current step.
-func (m *Memory) setPriority(u *unit, p float64) {
-	u.LogP = m.logP(p, m.st.Seq)
+// age returns the current step in half-lives: the At of an [OpPriority].
+func (m *Memory) age() float64 { return float64(m.st.Seq) / m.opts.halfLife }
+
+// updatePriority sets u's priority p, as of the current step, to
+// max(p·mul + add, floor), and asks the store to do the same to its copy:
+// as a change, not a value, so that changes by other writers add up.
+func (m *Memory) updatePriority(u *unit, mul, add, floor float64, b *batch) {
+	u.LogP = NewLogP(u.LogP, m.age(), mul, add, floor)
 	if u.heapIdx >= 0 {
 		heap.Fix(&m.heap, u.heapIdx)
 	}
-}
-
-// addPriority adds p to u's current priority: merging a near-duplicate or
-// being rewarded adds evidence that it matters.
-func (m *Memory) addPriority(u *unit, p float64) {
-	m.setPriority(u, m.priorityAt(u, m.st.Seq)+p)
+	b.ops = append(b.ops, Priority(u.Seq, m.age(), mul, add, floor))
 }
 
 // boost consolidates: the units the last load returned, now followed by a
@@ -65,7 +65,7 @@ func (m *Memory) boost(delta, mid float64, b *batch) {
 		if !ok || u.Route != RouteCore {
 			continue
 		}
-		m.setPriority(u, m.priorityAt(u, m.st.Seq)*f)
+		m.updatePriority(u, f, 0, 0, b)
 		u.record(Event{Step: m.st.Seq, Kind: EventBoosted, Route: u.Route, Delta: delta, Priority: m.priorityAt(u, m.st.Seq)})
 		b.put(u)
 	}
@@ -97,7 +97,8 @@ func (m *Memory) merge(u, s *unit, g float64, b *batch) {
 	u.Gate = max(u.Gate, g)
 	u.Novelty = max(u.Novelty, s.Novelty)
 	u.Flags |= s.Flags
-	m.addPriority(u, priority(g, math.Abs(s.Delta), m.novelty.mid(0)))
+	// Merging a near-duplicate adds evidence that u matters.
+	m.updatePriority(u, 1, priority(g, math.Abs(s.Delta), m.novelty.mid(0)), 0, b)
 	u.record(Event{Step: m.st.Seq, Kind: EventMerged, Route: u.Route, Delta: s.Delta, Gate: g, Priority: m.priorityAt(u, m.st.Seq)})
 	b.put(u)
 }

@@ -8,10 +8,12 @@ import (
 	chromem "github.com/philippgille/chromem-go"
 )
 
-// index is the chromem collection of core units' vectors. It is an index,
-// not a record: it is rebuilt from the store on open and never persisted by
-// chromem. Writes are serialised by Memory.mu (chromem reads its document
-// map unlocked in Delete); queries only take chromem's read lock.
+// index is a chromem collection of core units' vectors: a memory's own
+// when it has no store, the embedded store's per namespace and dimension
+// otherwise. It is an index, not a record: rebuilt on open and never
+// persisted by chromem. Writes are serialised by their owner's lock
+// (chromem reads its document map unlocked in Delete); queries only take
+// chromem's read lock.
 type index struct {
 	col *chromem.Collection
 }

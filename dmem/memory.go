@@ -22,10 +22,11 @@ import (
 type Memory struct {
 	opts options
 	w    *writer // nil when in memory only
+	own  bool    // the memory opened its store and closes it
 
 	mu        sync.RWMutex // guards everything below
 	closed    bool
-	ix        *index
+	ix        *index            // core units' vectors, in memory only; a store has its own
 	lsh       *lsh              // nil until the dimension is known
 	byID      map[string]*unit  // resident units: core and short-term
 	groups    map[int64][]*unit // resident units by group
@@ -42,6 +43,7 @@ type Memory struct {
 	openHuman int64        // group of a human turn awaiting its reply, or -1
 	retrieved []string     // ids the latest load returned
 	dirty     map[*unit]struct{}
+	seqEnd    int64 // sequence numbers below it, from st.Seq on, are reserved
 }
 
 var (
@@ -74,8 +76,9 @@ type pendingStep struct {
 }
 
 // New opens a memory. With no options it is in memory, embeds offline and
-// returns at most 2000 tokens; [WithPath] makes it durable, restoring what a
-// previous memory at that path committed. New starts no goroutine.
+// returns at most 2000 tokens; [WithPath] or [WithStore] make it durable,
+// restoring what its namespace ([WithNamespace]) holds. New starts no
+// goroutine.
 func New(ctx context.Context, opts ...Option) (*Memory, error) {
 	o := defaults()
 	for _, opt := range opts {
@@ -86,16 +89,22 @@ func New(ctx context.Context, opts ...Option) (*Memory, error) {
 	}
 	m := &Memory{opts: o}
 	m.reset()
-	if o.path == "" {
+	s, own := o.store, false
+	if o.path != "" {
+		var err error
+		if s, err = OpenStore(o.path); err != nil {
+			return nil, err
+		}
+		own = true
+	}
+	if s == nil {
 		return m, nil
 	}
-	s, err := openBolt(o.path)
-	if err != nil {
-		return nil, err
-	}
-	m.w = &writer{store: s}
-	if err := m.load(ctx, s); err != nil {
-		s.Close()
+	m.w, m.own = &writer{store: s, ns: o.ns}, own
+	if err := m.load(ctx); err != nil {
+		if own {
+			s.Close()
+		}
 		return nil, err
 	}
 	return m, nil
@@ -122,6 +131,7 @@ func (m *Memory) reset() {
 	m.openHuman = -1
 	m.retrieved = nil
 	m.dirty = make(map[*unit]struct{})
+	m.seqEnd = 0
 }
 
 // linesFingerprint identifies how unit token counts were made, so that a
@@ -130,8 +140,9 @@ func (m *Memory) linesFingerprint() string {
 	return fmt.Sprintf("%s|%s|%d", m.opts.humanPrefix, m.opts.aiPrefix, m.opts.counter(m.opts.humanPrefix+": tokens 12345 ünïcödé\n"))
 }
 
-// Close commits what is pending and releases the store. Later calls fail
-// with [engram.ErrClosed]; Close itself may be called more than once.
+// Close commits what is pending and releases the store, unless it came from
+// [WithStore]: its opener closes that. Later calls fail with
+// [engram.ErrClosed]; Close itself may be called more than once.
 func (m *Memory) Close() error {
 	m.mu.Lock()
 	if m.closed {
@@ -146,6 +157,9 @@ func (m *Memory) Close() error {
 		return nil
 	}
 	err := m.w.wait(context.Background(), t)
+	if !m.own {
+		return err
+	}
 	if cerr := m.w.store.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("dmem: close: %w", cerr)
 	}
@@ -317,6 +331,10 @@ func (m *Memory) record(ctx context.Context, ds []draft) ([]string, error) {
 		m.mu.Unlock()
 		return nil, err
 	}
+	if err := m.reserve(ctx, len(ds)); err != nil {
+		m.mu.Unlock()
+		return nil, err
+	}
 	b := m.batch()
 	ids := make([]string, len(ds))
 	now := m.opts.now()
@@ -345,6 +363,28 @@ func (m *Memory) checkDim(n int) error {
 	if m.lsh == nil {
 		m.lsh = newLSH(m.st.Dim)
 	}
+	return nil
+}
+
+// reserveBlock is how many sequence numbers a memory takes from its store
+// at a time: one round trip per block, not per step.
+const reserveBlock = 64
+
+// reserve makes sure the next n steps have sequence numbers that no other
+// writer of the namespace uses. In memory only, the memory is the only
+// writer. m.mu must be held.
+func (m *Memory) reserve(ctx context.Context, n int) error {
+	if m.w == nil || m.st.Seq+int64(n) <= m.seqEnd {
+		return nil
+	}
+	k := max(n, reserveBlock)
+	first, err := m.w.store.Reserve(ctx, m.w.ns, k)
+	if err != nil {
+		return fmt.Errorf("dmem: reserve: %w", err)
+	}
+	// Other writers may have taken numbers in between: the step clock jumps
+	// with them, so priorities decay with the namespace's steps.
+	m.st.Seq, m.seqEnd = first, first+int64(k)
 	return nil
 }
 
@@ -388,7 +428,7 @@ func (m *Memory) step(d *draft, b *batch) string {
 
 	for _, t := range d.keys {
 		m.df[t]++
-		b.term(t, m.df[t])
+		b.term(t)
 	}
 	m.seen.add(d.vec)
 	m.pending = &pendingStep{feat: f, u: home}
@@ -443,7 +483,7 @@ func (m *Memory) judge(u *unit, delta float64, kind EventKind, b *batch) {
 		m.place(u, RouteCore, p, EventPromoted, b)
 		return
 	case u.Route == RouteCore && p > m.priorityAt(u, m.st.Seq):
-		m.setPriority(u, p)
+		m.updatePriority(u, 1, 0, p, b)
 	}
 	u.record(Event{Step: m.st.Seq, Kind: kind, Route: u.Route, Delta: delta, Gate: g, Priority: m.priorityAt(u, m.st.Seq)})
 	b.put(u)
@@ -462,7 +502,10 @@ func (m *Memory) place(u *unit, r Route, p float64, kind EventKind, b *batch) {
 	b.put(u)
 	if r == RouteCore {
 		heap.Push(&m.heap, u)
-		if !zero(u.Embedding) {
+		// The store's copy may be a short-term record that keeps its priority.
+		b.ops = append(b.ops, Priority(u.Seq, m.age(), 0, p, 0))
+		b.core = true
+		if m.w == nil && !zero(u.Embedding) {
 			// Only fails on an empty id or vector, which cannot happen here.
 			if err := m.ix.add(context.Background(), u.ID, u.Embedding); err == nil {
 				u.indexed = true
@@ -567,9 +610,7 @@ func (m *Memory) Clear(ctx context.Context) error {
 	}
 	m.reset()
 	b := m.batch()
-	for _, bk := range buckets {
-		b.ops = append(b.ops, Op{Bucket: bk})
-	}
+	b.ops = append(b.ops, Clear())
 	t := m.commit(b)
 	m.mu.Unlock()
 	return m.wait(ctx, t)
@@ -585,13 +626,28 @@ type Stats struct {
 	Rewards int64
 	// Lambda is the current weight of semantic similarity in retrieval.
 	Lambda float64
+	// Store names where the record is kept and how it is searched, such as
+	// "bbolt, chromem-go exact search" or, from dmem/pgstore,
+	// "postgres, exact scan over real[]".
+	Store string
 }
 
 // Stats returns the memory's counts.
 func (m *Memory) Stats() Stats {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	return Stats{Core: m.heap.Len(), Short: len(m.short), Steps: m.st.Steps, Rewards: m.st.Rewards, Lambda: m.lambda()}
+	return Stats{Core: m.heap.Len(), Short: len(m.short), Steps: m.st.Steps, Rewards: m.st.Rewards, Lambda: m.lambda(), Store: m.storeName()}
+}
+
+// storeName describes the memory's store.
+func (m *Memory) storeName() string {
+	if m.w == nil {
+		return "memory, chromem-go exact search"
+	}
+	if s, ok := m.w.store.(fmt.Stringer); ok {
+		return s.String()
+	}
+	return fmt.Sprintf("%T", m.w.store)
 }
 
 // Unit returns a copy of the stored unit id and its route; ErrNotFound if
@@ -642,21 +698,22 @@ func (m *Memory) prefix(r engram.Role) string {
 // while it is filled and committed.
 type batch struct {
 	units map[*unit]struct{}
-	terms map[string]uint32
+	terms map[string]int64 // increments
 	ops   []Op
+	core  bool // a unit entered core memory: the store enforces capacity
 }
 
 func (m *Memory) batch() *batch {
-	return &batch{units: make(map[*unit]struct{}), terms: make(map[string]uint32)}
+	return &batch{units: make(map[*unit]struct{}), terms: make(map[string]int64)}
 }
 
-func (b *batch) put(u *unit)              { b.units[u] = struct{}{} }
-func (b *batch) term(t string, df uint32) { b.terms[t] = df }
+func (b *batch) put(u *unit)   { b.units[u] = struct{}{} }
+func (b *batch) term(t string) { b.terms[t]++ }
 
 // commit turns b into ops on the writer and returns the ticket to wait on;
-// 0 when in memory. Each unit is written where it now is: the units bucket
-// if stored, the gone bucket if only its history remains, nowhere if even
-// that was dropped. m.mu must be held.
+// 0 when in memory. Each unit is written where it now is: stored, in the
+// eviction log if only its history remains, nowhere if even that was
+// dropped. m.mu must be held.
 func (m *Memory) commit(b *batch) uint64 {
 	if m.w == nil {
 		clear(m.dirty)
@@ -668,27 +725,30 @@ func (m *Memory) commit(b *batch) uint64 {
 	clear(m.dirty)
 	ops := b.ops
 	for u := range b.units {
-		k := seqKey(u.Seq)
 		_, stored := m.byID[u.ID]
 		_, buried := m.gone[u.ID]
 		switch {
 		case stored:
-			ops = append(ops, Op{BucketGone, k, nil}, Op{BucketUnits, k, u.encode(nil)})
+			ops = append(ops, Unlog(u.Seq), Put(u.toRecord(true)))
+			// Another writer may have evicted it meanwhile: the put brings
+			// it back, and the eviction below settles who stays.
+			b.core = b.core || u.Route == RouteCore
 		case buried:
-			g := *u
-			g.Embedding = nil
-			ops = append(ops, Op{BucketUnits, k, nil}, Op{BucketGone, k, g.encode(nil)})
+			ops = append(ops, Delete(u.Seq), Log(u.toRecord(false)))
 		default:
-			ops = append(ops, Op{BucketUnits, k, nil}, Op{BucketGone, k, nil})
+			ops = append(ops, Delete(u.Seq), Unlog(u.Seq))
 		}
 	}
 	for t, n := range b.terms {
-		ops = append(ops, Op{BucketTerms, []byte(t), binaryUvarint(n)})
+		ops = append(ops, Term(t, n))
+	}
+	if b.core {
+		// Other writers of the namespace count too.
+		ops = append(ops, Evict(m.opts.capacity))
 	}
 	m.saveState()
-	st, err := json.Marshal(m.st)
-	if err == nil {
-		ops = append(ops, Op{BucketMeta, []byte("state"), st})
+	if st, err := json.Marshal(m.st); err == nil {
+		ops = append(ops, State(st))
 	}
 	return m.w.add(ops...)
 }
@@ -709,41 +769,34 @@ func (m *Memory) wait(ctx context.Context, t uint64) error {
 	return nil
 }
 
-// load restores the memory from s. The chromem index, the LSH tables, the
-// eviction heap and the short-term buffer are rebuilt from the records.
-func (m *Memory) load(ctx context.Context, s Store) error {
-	err := s.Scan(ctx, BucketMeta, func(k, v []byte) error {
-		if string(k) == "state" {
-			return json.Unmarshal(v, &m.st)
-		}
-		return nil
-	})
+// load restores the memory from its store. The LSH tables, the eviction
+// heap and the short-term buffer are rebuilt from the records.
+func (m *Memory) load(ctx context.Context) error {
+	s, ns := m.w.store, m.w.ns
+	snap, err := s.Load(ctx, ns)
 	if err != nil {
 		return fmt.Errorf("dmem: load state: %w", err)
+	}
+	if len(snap.State) > 0 {
+		if err := json.Unmarshal(snap.State, &m.st); err != nil {
+			return fmt.Errorf("dmem: load state: %w", err)
+		}
 	}
 	m.novelty.lo, m.novelty.hi = m.st.Novelty[0], m.st.Novelty[1]
 	m.rpe.lo, m.rpe.hi = m.st.RPE[0], m.st.RPE[1]
 	if m.novelty.lo.P == 0 {
 		m.novelty, m.rpe = noveltyGate(), rewardGate()
 	}
-	err = s.Scan(ctx, BucketTerms, func(k, v []byte) error {
-		n, _ := uvarint(v)
-		m.df[string(k)] = n
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("dmem: load terms: %w", err)
+	for t, n := range snap.Terms {
+		m.df[t] = uint32(min(max(n, 0), math.MaxUint32))
 	}
 	recount := m.st.Lines != m.linesFingerprint()
 	m.st.Lines = m.linesFingerprint()
 	var core, short []*unit
-	err = s.Scan(ctx, BucketUnits, func(k, v []byte) error {
-		u, err := decodeUnit(v)
+	err = s.Scan(ctx, ns, false, func(r Record) error {
+		u, err := fromRecord(r)
 		if err != nil {
 			return nil // a damaged record costs that record, never the memory
-		}
-		if u.Seq >= m.st.Seq {
-			m.st.Seq = u.Seq + 1
 		}
 		if recount {
 			u.Tokens = m.opts.counter(m.line(u.Role, u.Text))
@@ -771,12 +824,6 @@ func (m *Memory) load(ctx context.Context, s Store) error {
 		m.resident(u)
 		m.heap = append(m.heap, u)
 		u.heapIdx = len(m.heap) - 1
-		if !zero(u.Embedding) {
-			if err := m.ix.add(ctx, u.ID, u.Embedding); err != nil {
-				return err
-			}
-			u.indexed = true
-		}
 	}
 	heap.Init(&m.heap)
 	for _, u := range short {
@@ -786,8 +833,8 @@ func (m *Memory) load(ctx context.Context, s Store) error {
 		m.resident(u)
 		m.short = append(m.short, u)
 	}
-	err = s.Scan(ctx, BucketGone, func(k, v []byte) error {
-		u, err := decodeUnit(v)
+	err = s.Scan(ctx, ns, true, func(r Record) error {
+		u, err := fromRecord(r)
 		if err != nil {
 			return nil
 		}
@@ -799,6 +846,14 @@ func (m *Memory) load(ctx context.Context, s Store) error {
 		return fmt.Errorf("dmem: load histories: %w", err)
 	}
 	b := m.batch()
+	for len(m.goneOrder) > m.opts.history {
+		old := idOf(m.goneOrder[0])
+		m.goneOrder = m.goneOrder[1:]
+		if x, ok := m.gone[old]; ok {
+			delete(m.gone, old)
+			b.put(x)
+		}
+	}
 	if len(m.short) > m.opts.shortTerm || m.heap.Len() > m.opts.capacity {
 		for len(m.short) > m.opts.shortTerm {
 			old := m.short[0]

@@ -20,6 +20,8 @@ type options struct {
 	budget      int
 	embedder    embeddings.Embedder
 	path        string
+	store       Store
+	ns          Namespace
 	capacity    int
 	shortTerm   int
 	halfLife    float64
@@ -60,10 +62,26 @@ func WithTokenBudget(n int) Option { return func(o *options) { o.budget = n } }
 // offline [embed.Embedder].
 func WithEmbedder(e embeddings.Embedder) Option { return func(o *options) { o.embedder = e } }
 
-// WithPath makes the memory durable: its record is kept in a bbolt file in
-// dir (created if missing), and reopening dir restores it. Default "": in
-// memory only.
+// WithPath makes the memory durable: its record is kept in the embedded
+// store ([OpenStore]) in dir, created if missing, and reopening dir restores
+// it. The memory closes the store when it closes. Default "": in memory only.
 func WithPath(dir string) Option { return func(o *options) { o.path = dir } }
+
+// WithStore keeps the memory's record in s, which the caller opened (with
+// [OpenStore] or dmem/pgstore) and closes after the memory: several
+// memories, of one or several namespaces, may share it. Default nil: in
+// memory only, unless [WithPath] is given; the two exclude each other.
+func WithStore(s Store) Option { return func(o *options) { o.store = s } }
+
+// WithNamespace sets the namespace the memory reads and writes in its
+// store: user, agent and session, any of them empty, none holding invalid
+// UTF-8 or a NUL byte. Memories of different
+// namespaces share nothing, whatever store they share; memories of one
+// namespace, in one or several processes, share its units. Default: the
+// empty namespace.
+func WithNamespace(user, agent, session string) Option {
+	return func(o *options) { o.ns = Namespace{User: user, Agent: agent, Session: session} }
+}
 
 // WithCapacity bounds the core store; past it the unit of lowest priority
 // is evicted. Default 10000; must be positive.
@@ -142,6 +160,10 @@ func (o *options) validate() error {
 		return bad("candidates %d < 0", o.candidates)
 	case o.history < 0:
 		return bad("history %d < 0", o.history)
+	case o.path != "" && o.store != nil:
+		return bad("both a path and a store")
+	case !o.ns.Valid():
+		return bad("namespace %s is not UTF-8 without NUL", o.ns)
 	case o.memoryKey == "":
 		return bad("empty memory key")
 	case !visiblePrefix(o.humanPrefix) || !visiblePrefix(o.aiPrefix):

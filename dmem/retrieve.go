@@ -149,6 +149,17 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 		m.mu.RUnlock()
 		return nil, fmt.Errorf("dmem: query embedding has %d dimensions, memory has %d: %w", len(qvec), m.st.Dim, engram.ErrInvalidInput)
 	}
+	m.mu.RUnlock()
+	var hits []Hit
+	if m.w != nil && qvec != nil && !zero(qvec) {
+		// The store searches outside the lock: it may be a round trip away.
+		var err error
+		if hits, err = m.w.store.Query(ctx, m.w.ns, qvec, m.opts.candidates); err != nil {
+			return nil, fmt.Errorf("dmem: load: %w", err)
+		}
+	}
+
+	m.mu.RLock()
 	now := m.st.Seq
 	lambda := m.lambda()
 	seen := make(map[*unit]bool)
@@ -161,7 +172,20 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 		cs = append(cs, cand{id: u.ID, role: u.Role, text: u.Text, seq: u.Seq, group: u.Group, tokens: u.Tokens,
 			vec: u.Embedding, meta: u.Meta, sal: m.priorityAt(u, now)})
 	}
-	if qvec != nil && !zero(qvec) {
+	switch {
+	case m.w != nil && qvec != nil && !zero(qvec):
+		for _, h := range hits {
+			id := idOf(h.Seq)
+			if u, ok := m.byID[id]; ok {
+				add(u)
+			} else if _, gone := m.gone[id]; !gone {
+				// Another writer of the namespace stored it.
+				if u, err := fromRecord(h.Record); err == nil {
+					add(u)
+				}
+			}
+		}
+	case qvec != nil && !zero(qvec):
 		hits, err := m.ix.nearest(ctx, qvec, m.opts.candidates)
 		if err != nil {
 			m.mu.RUnlock()
@@ -172,7 +196,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 				add(u)
 			}
 		}
-	} else {
+	default:
 		for _, u := range m.newestCore(m.opts.candidates) {
 			add(u)
 		}

@@ -2,197 +2,184 @@ package dmem
 
 import (
 	"context"
-	"encoding/binary"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"sync"
-	"time"
-
-	bolt "go.etcd.io/bbolt"
+	"math"
+	"strings"
+	"unicode/utf8"
 )
 
-// Bucket names a keyspace of a [Store].
-type Bucket string
-
-// The keyspaces a memory keeps.
-const (
-	BucketUnits Bucket = "units" // stored units by sequence number
-	BucketGone  Bucket = "gone"  // histories of units that left, by sequence number
-	BucketTerms Bucket = "terms" // document frequency of each term seen
-	BucketMeta  Bucket = "meta"  // the learned state: value model, gates, counters
-)
-
-var buckets = [...]Bucket{BucketUnits, BucketGone, BucketTerms, BucketMeta}
-
-// Op is one change in a [Store] commit: Value nil deletes Key; Key nil
-// (with Value nil) empties the bucket.
-type Op struct {
-	Bucket Bucket
-	Key    []byte
-	Value  []byte
+// Namespace scopes what a [Store] holds. Every record, term count, learned
+// state and sequence number belongs to exactly one namespace, and no store
+// operation reads or changes another: a unit is never returned, counted,
+// merged, evicted or learned from across namespaces. The zero Namespace is
+// a namespace like any other. Its fields must be valid UTF-8 without NUL
+// bytes, so that every store can keep them as text.
+type Namespace struct {
+	User, Agent, Session string
 }
 
-// Store is a memory's system of record: a few ordered keyspaces changed
-// only by atomic, durable commits. The chromem index is rebuilt from it.
-// Implementations must be safe for concurrent use.
+// Valid reports whether every field is valid UTF-8 without NUL bytes.
+func (n Namespace) Valid() bool {
+	for _, f := range [...]string{n.User, n.Agent, n.Session} {
+		if !utf8.ValidString(f) || strings.IndexByte(f, 0) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// String renders the namespace as user/agent/session, for messages.
+func (n Namespace) String() string { return fmt.Sprintf("%q/%q/%q", n.User, n.Agent, n.Session) }
+
+// Record is one unit as a store keeps it: the columns a store searches,
+// orders and evicts by, and Data, the rest of the unit in dmem's encoding,
+// which a store keeps as it is.
+type Record struct {
+	// Seq identifies the record within its namespace.
+	Seq int64
+	// Route is where the unit is: core and short records are stored units;
+	// only core records are searched and evicted.
+	Route Route
+	// LogP orders eviction: a unit's priority at step-age a is 2^(LogP − a).
+	// A store sets it when it inserts a record and then changes it only by
+	// [OpPriority], so concurrent priority changes add up.
+	LogP float64
+	// Delta, Gate, Novelty and Reward are the unit's surprise statistics,
+	// kept as columns so they can be inspected without dmem.
+	Delta, Gate, Novelty, Reward float64
+	// Embedding is the unit's vector; empty or zero vectors are never
+	// returned by a search.
+	Embedding []float32
+	// Data is the encoded unit.
+	Data []byte
+}
+
+// OpKind says what an [Op] does.
+type OpKind uint8
+
+// The changes a [Store] commits.
+const (
+	// OpPut inserts Record, or replaces a stored record of the same Seq,
+	// keeping that record's LogP.
+	OpPut OpKind = iota
+	// OpDelete removes the stored record Seq, if any.
+	OpDelete
+	// OpLog puts Record (its Embedding dropped) into the eviction log:
+	// the histories of units that left.
+	OpLog
+	// OpUnlog removes Seq from the eviction log.
+	OpUnlog
+	// OpPriority sets the priority p of the stored record Seq, at
+	// step-age At, to max(p·Mul + Add, Min) in one atomic step; no-op if
+	// the record is not stored.
+	OpPriority
+	// OpEvict moves the lowest-priority core records (ties: lowest Seq)
+	// into the eviction log, Route set to [RouteNowhere], until at most
+	// Capacity remain.
+	OpEvict
+	// OpTerm adds N to the count of Term.
+	OpTerm
+	// OpState replaces the namespace's learned state with State.
+	OpState
+	// OpClear empties the namespace: records, log, terms and state. Its
+	// sequence numbers are not reused.
+	OpClear
+)
+
+// Op is one change of a [Store] commit. Which fields count depends on Kind.
+type Op struct {
+	Kind   OpKind
+	Record Record // OpPut, OpLog
+	Seq    int64  // OpDelete, OpUnlog, OpPriority
+
+	Mul, Add, Min, At float64 // OpPriority
+
+	Capacity int // OpEvict
+
+	Term string // OpTerm
+	N    int64  // OpTerm
+
+	State []byte // OpState
+}
+
+// Hit is a search result: a core record and its cosine similarity to the query.
+type Hit struct {
+	Record
+	Similarity float64
+}
+
+// Snapshot is a namespace's learned state and term counts.
+type Snapshot struct {
+	State []byte
+	Terms map[string]int64
+}
+
+// Store is the durable record of memories: per [Namespace], the stored
+// units, an eviction log, term counts, a learned state and a sequence. The
+// embedded store ([OpenStore]) keeps it in a bbolt file with chromem-go as
+// its index; dmem/pgstore keeps it in PostgreSQL, shared by processes.
+// dmem/storetest checks an implementation.
+//
+// A Store is safe for concurrent use. Every method is scoped to one
+// namespace. After Close, methods fail with [engram.ErrClosed].
 type Store interface {
-	// Commit applies ops in order, all or none, and returns once they are
-	// durable.
-	Commit(ctx context.Context, ops []Op) error
-	// Scan calls fn for every key of bucket in ascending order; k and v are
-	// valid only during the call.
-	Scan(ctx context.Context, bucket Bucket, fn func(k, v []byte) error) error
+	// Commit applies ops to namespace ns in order, all or none, and returns
+	// once they are durable. Concurrent commits to one namespace, from any
+	// number of processes, lose no change: each op is applied to the state
+	// the commits before it left.
+	Commit(ctx context.Context, ns Namespace, ops []Op) error
+	// Reserve returns the first of n sequence numbers of ns that no other
+	// call, in any process, has returned or will return.
+	Reserve(ctx context.Context, ns Namespace, n int) (int64, error)
+	// Get returns the stored record seq of ns, or [engram.ErrNotFound].
+	Get(ctx context.Context, ns Namespace, seq int64) (Record, error)
+	// Scan calls fn for every stored record of ns (log false) or every
+	// record of its eviction log (log true), in ascending Seq. The record
+	// is fn's to keep.
+	Scan(ctx context.Context, ns Namespace, log bool, fn func(Record) error) error
+	// Query returns up to n core records of ns most similar to vec by
+	// cosine, best first. Records of another dimension are ignored.
+	Query(ctx context.Context, ns Namespace, vec []float32, n int) ([]Hit, error)
+	// Load returns the learned state and term counts of ns.
+	Load(ctx context.Context, ns Namespace) (Snapshot, error)
 	// Close releases the store.
 	Close() error
 }
 
-// boltStore is the [Store] of a durable memory: one bbolt file, which is
-// ACID, so a crash at any point leaves it at the last commit.
-type boltStore struct {
-	db *bolt.DB
+// Put returns an [OpPut].
+func Put(r Record) Op { return Op{Kind: OpPut, Record: r} }
+
+// Delete returns an [OpDelete].
+func Delete(seq int64) Op { return Op{Kind: OpDelete, Seq: seq} }
+
+// Log returns an [OpLog].
+func Log(r Record) Op { return Op{Kind: OpLog, Record: r} }
+
+// Unlog returns an [OpUnlog].
+func Unlog(seq int64) Op { return Op{Kind: OpUnlog, Seq: seq} }
+
+// Priority returns an [OpPriority].
+func Priority(seq int64, at, mul, add, min float64) Op {
+	return Op{Kind: OpPriority, Seq: seq, At: at, Mul: mul, Add: add, Min: min}
 }
 
-// fileName is the name of the bbolt file inside the memory's directory.
-const fileName = "dmem.bolt"
+// Evict returns an [OpEvict].
+func Evict(capacity int) Op { return Op{Kind: OpEvict, Capacity: capacity} }
 
-// openBolt opens or creates the store in dir.
-func openBolt(dir string) (*boltStore, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("dmem: open store: %w", err)
-	}
-	db, err := bolt.Open(filepath.Join(dir, fileName), 0o600, &bolt.Options{Timeout: 5 * time.Second, FreelistType: bolt.FreelistMapType})
-	if err != nil {
-		return nil, fmt.Errorf("dmem: open store: %w", err)
-	}
-	err = db.Update(func(tx *bolt.Tx) error {
-		for _, b := range buckets {
-			if _, err := tx.CreateBucketIfNotExists([]byte(b)); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("dmem: open store: %w", err)
-	}
-	return &boltStore{db: db}, nil
-}
+// Term returns an [OpTerm].
+func Term(term string, n int64) Op { return Op{Kind: OpTerm, Term: term, N: n} }
 
-func (s *boltStore) Commit(ctx context.Context, ops []Op) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return s.db.Update(func(tx *bolt.Tx) error {
-		for _, op := range ops {
-			b := tx.Bucket([]byte(op.Bucket))
-			if b == nil {
-				return fmt.Errorf("unknown bucket %q", op.Bucket)
-			}
-			var err error
-			switch {
-			case op.Key == nil:
-				if err = tx.DeleteBucket([]byte(op.Bucket)); err == nil {
-					_, err = tx.CreateBucket([]byte(op.Bucket))
-				}
-			case op.Value == nil:
-				err = b.Delete(op.Key)
-			default:
-				err = b.Put(op.Key, op.Value)
-			}
-			if err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
+// State returns an [OpState].
+func State(b []byte) Op { return Op{Kind: OpState, State: b} }
 
-func (s *boltStore) Scan(ctx context.Context, bucket Bucket, fn func(k, v []byte) error) error {
-	return s.db.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket([]byte(bucket))
-		if b == nil {
-			return fmt.Errorf("unknown bucket %q", bucket)
-		}
-		c := b.Cursor()
-		for k, v := c.First(); k != nil; k, v = c.Next() {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if err := fn(k, v); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
+// Clear returns an [OpClear].
+func Clear() Op { return Op{Kind: OpClear} }
 
-func (s *boltStore) Close() error { return s.db.Close() }
-
-func seqKey(seq int64) []byte { return binary.BigEndian.AppendUint64(nil, uint64(seq)) }
-
-// errStoreFailed marks a memory whose store refused a commit: what it holds
-// in memory may no longer match its record, so it takes no more writes.
-var errStoreFailed = errors.New("dmem: store failed")
-
-// writer is a group commit in front of a [Store]: memory operations append
-// their ops in the order they happened (under Memory.mu), then wait outside
-// that lock; whoever commits takes every pending op, so concurrent writers
-// share one transaction and one fsync, and commits keep the memory's order.
-type writer struct {
-	store Store
-
-	mu      sync.Mutex // guards pending, queued, err
-	pending []Op
-	queued  uint64 // ticket of the latest op batch appended
-	err     error  // sticky: the first failed commit
-
-	commitMu sync.Mutex // held while committing; guards done
-	done     uint64     // tickets up to done are committed
-}
-
-// add queues ops and returns a ticket to wait on.
-func (w *writer) add(ops ...Op) uint64 {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.pending = append(w.pending, ops...)
-	w.queued++
-	return w.queued
-}
-
-// wait returns once ticket t is committed, committing it if no one else has.
-func (w *writer) wait(ctx context.Context, t uint64) error {
-	w.commitMu.Lock()
-	defer w.commitMu.Unlock()
-	if w.done >= t {
-		return nil
-	}
-	w.mu.Lock()
-	if w.err != nil {
-		w.mu.Unlock()
-		return w.err
-	}
-	ops, upto := w.pending, w.queued
-	w.pending = nil
-	w.mu.Unlock()
-	// The commit must not be abandoned half-way by a caller's cancellation:
-	// later tickets depend on it.
-	if err := w.store.Commit(context.WithoutCancel(ctx), ops); err != nil {
-		err = fmt.Errorf("%w: %w", errStoreFailed, err)
-		w.mu.Lock()
-		w.err = err
-		w.mu.Unlock()
-		return err
-	}
-	w.done = upto
-	return nil
-}
-
-func binaryUvarint(n uint32) []byte { return binary.AppendUvarint(nil, uint64(n)) }
-
-func uvarint(b []byte) (uint32, bool) {
-	v, n := binary.Uvarint(b)
-	return uint32(v), n > 0
+// NewLogP returns the LogP of a priority p at step-age at after an
+// [OpPriority] (mul, add, min) applied to a record with LogP logP. Stores
+// use it, or the same formula in their query language, so that every store
+// orders evictions alike.
+func NewLogP(logP, at, mul, add, min float64) float64 {
+	p := math.Exp2(logP-at)*mul + add
+	return math.Log2(max(p, min, minPriority)) + at
 }

@@ -97,7 +97,8 @@ const codecVersion = 1
 
 var errCorrupt = errors.New("dmem: corrupt record")
 
-// encode appends the binary form of u to b.
+// encode appends the binary form of u, less its embedding, to b: the
+// Data of its [Record].
 func (u *unit) encode(b []byte) []byte {
 	b = append(b, codecVersion)
 	b = binary.AppendVarint(b, u.Seq)
@@ -113,10 +114,7 @@ func (u *unit) encode(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(u.Merged))
 	b = binary.AppendUvarint(b, uint64(u.Retrieved))
 	b = appendBytes(b, u.Meta)
-	b = binary.AppendUvarint(b, uint64(len(u.Embedding)))
-	for _, x := range u.Embedding {
-		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
-	}
+	b = binary.AppendUvarint(b, 0) // the embedding is the record's own column
 	b = binary.AppendUvarint(b, uint64(len(u.History)))
 	for _, e := range u.History {
 		b = binary.AppendVarint(b, e.Step)
@@ -228,5 +226,33 @@ func decodeUnit(b []byte) (*unit, error) {
 		return nil, errCorrupt
 	}
 	u.ID = idOf(u.Seq)
+	return u, nil
+}
+
+// toRecord returns u as a store keeps it; the embedding only while it is stored.
+func (u *unit) toRecord(stored bool) Record {
+	r := Record{Seq: u.Seq, Route: u.Route, LogP: u.LogP, Delta: u.Delta, Gate: u.Gate, Novelty: u.Novelty,
+		Reward: u.Reward, Data: u.encode(nil)}
+	if stored {
+		r.Embedding = u.Embedding
+	}
+	return r
+}
+
+// fromRecord returns the unit r holds. Where the store and the unit's own
+// data disagree the store wins: it may have evicted the unit or changed
+// its priority on behalf of another writer.
+func fromRecord(r Record) (*unit, error) {
+	u, err := decodeUnit(r.Data)
+	if err != nil || u.Seq != r.Seq {
+		return nil, errCorrupt
+	}
+	if r.Route == RouteNowhere && (u.Route == RouteCore || u.Route == RouteShort) {
+		u.record(Event{Kind: EventEvicted, Route: RouteNowhere})
+	}
+	u.Route, u.LogP = r.Route, r.LogP
+	if len(r.Embedding) > 0 {
+		u.Embedding = r.Embedding
+	}
 	return u, nil
 }

@@ -1,0 +1,597 @@
+package dmem
+
+import (
+	"cmp"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/engram-go/engram"
+	bolt "go.etcd.io/bbolt"
+)
+
+// boltStore is the embedded [Store]: one bbolt file, which is ACID, so a
+// crash at any point leaves it at the last commit, and per namespace a
+// chromem index of the core records, built when the namespace is first used.
+// bbolt locks its file, so one process at a time uses it.
+//
+// Layout: a root bucket holds one bucket per namespace, keyed by the
+// length-prefixed namespace, each with the buckets units, log (by Seq),
+// terms and meta (state, next sequence number).
+type boltStore struct {
+	db *bolt.DB
+
+	// commitMu serialises Commit, Reserve and Close; it guards closed,
+	// and each space's next, nextDirty and core.
+	commitMu sync.Mutex
+	closed   bool
+
+	mu     sync.RWMutex // guards spaces and each space's ix
+	spaces map[Namespace]*space
+}
+
+// space is what the store keeps in memory for one namespace.
+type space struct {
+	key       []byte
+	next      int64 // the next sequence number to reserve
+	nextDirty bool  // next has not been committed yet
+	core      map[int64]float64
+	ix        map[int]*index // core records with a non-zero vector, by dimension
+}
+
+var (
+	rootBucket  = []byte("dmem")
+	unitsBucket = []byte("units")
+	logBucket   = []byte("log")
+	termsBucket = []byte("terms")
+	metaBucket  = []byte("meta")
+	stateKey    = []byte("state")
+	nextKey     = []byte("next")
+)
+
+// fileName is the name of the bbolt file inside a store's directory.
+const fileName = "dmem.bolt"
+
+// OpenStore opens or creates the embedded store in dir: a bbolt file with
+// chromem-go as the index. It is what [WithPath] opens; open it yourself to
+// share it between memories of several namespaces ([WithStore],
+// [WithNamespace]) in one process. The file is locked: another process
+// opening it waits up to five seconds, then fails.
+func OpenStore(dir string) (Store, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("dmem: open store: %w", err)
+	}
+	db, err := bolt.Open(filepath.Join(dir, fileName), 0o600, &bolt.Options{Timeout: 5 * time.Second, FreelistType: bolt.FreelistMapType})
+	if err != nil {
+		return nil, fmt.Errorf("dmem: open store: %w", err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		_, err := tx.CreateBucketIfNotExists(rootBucket)
+		return err
+	})
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("dmem: open store: %w", err)
+	}
+	return &boltStore{db: db, spaces: make(map[Namespace]*space)}, nil
+}
+
+// String says what the store is, for [Stats].
+func (s *boltStore) String() string { return "bbolt, chromem-go exact search" }
+
+// nsKey encodes a namespace injectively.
+func nsKey(ns Namespace) []byte {
+	var b []byte
+	for _, f := range [...]string{ns.User, ns.Agent, ns.Session} {
+		b = appendBytes(b, []byte(f))
+	}
+	return b
+}
+
+func (s *boltStore) check(ctx context.Context) error {
+	if s.closed {
+		return fmt.Errorf("dmem: store: %w", engram.ErrClosed)
+	}
+	return ctx.Err()
+}
+
+// spaceFor returns the loaded space of ns, loading it on first use. The
+// caller holds commitMu.
+func (s *boltStore) spaceFor(ns Namespace) (*space, error) {
+	s.mu.RLock()
+	sp := s.spaces[ns]
+	s.mu.RUnlock()
+	if sp != nil {
+		return sp, nil
+	}
+	sp = &space{key: nsKey(ns), core: make(map[int64]float64), ix: make(map[int]*index)}
+	err := s.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(rootBucket).Bucket(sp.key)
+		if b == nil {
+			return nil
+		}
+		if v := b.Bucket(metaBucket).Get(nextKey); len(v) == 8 {
+			sp.next = int64(binary.BigEndian.Uint64(v))
+		}
+		if k, _ := b.Bucket(logBucket).Cursor().Last(); len(k) == 8 {
+			sp.next = max(sp.next, int64(binary.BigEndian.Uint64(k))+1)
+		}
+		return b.Bucket(unitsBucket).ForEach(func(k, v []byte) error {
+			r, err := decodeRecord(k, v)
+			if err != nil {
+				return nil // a damaged record costs that record
+			}
+			sp.next = max(sp.next, r.Seq+1)
+			if r.Route == RouteCore {
+				sp.core[r.Seq] = r.LogP
+				if !zero(r.Embedding) {
+					if err := sp.index(len(r.Embedding)).add(context.Background(), seqID(r.Seq), r.Embedding); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("dmem: store: load %s: %w", ns, err)
+	}
+	s.mu.Lock()
+	s.spaces[ns] = sp
+	s.mu.Unlock()
+	return sp, nil
+}
+
+// index returns the index of dimension dim, creating it.
+func (sp *space) index(dim int) *index {
+	ix := sp.ix[dim]
+	if ix == nil {
+		var err error
+		if ix, err = newIndex(); err != nil {
+			panic(err) // creating a collection in a fresh in-memory DB cannot fail
+		}
+		sp.ix[dim] = ix
+	}
+	return ix
+}
+
+func seqID(seq int64) string { return strconv.FormatInt(seq, 10) }
+
+// coreChange is a staged change to a space's core set.
+type coreChange struct {
+	present bool
+	logP    float64
+	reindex bool      // the vector changed, or the record entered core
+	vec     []float32 // to index, when present
+}
+
+// staged is what one commit changes in a space's memory, applied once the
+// transaction has committed.
+type staged struct {
+	sp      *space
+	cleared bool
+	changes map[int64]coreChange
+	n       int // core records after the commit
+}
+
+func (st *staged) get(seq int64) (float64, bool) {
+	if c, ok := st.changes[seq]; ok {
+		return c.logP, c.present
+	}
+	if st.cleared {
+		return 0, false
+	}
+	p, ok := st.sp.core[seq]
+	return p, ok
+}
+
+func (st *staged) set(seq int64, c coreChange) {
+	_, was := st.get(seq)
+	if prev, ok := st.changes[seq]; ok && prev.reindex && c.present && !c.reindex {
+		c.reindex, c.vec = true, prev.vec // a priority change after a put in one commit
+	}
+	switch {
+	case was && !c.present:
+		st.n--
+	case !was && c.present:
+		st.n++
+	}
+	st.changes[seq] = c
+}
+
+func (s *boltStore) Commit(ctx context.Context, ns Namespace, ops []Op) error {
+	s.commitMu.Lock()
+	defer s.commitMu.Unlock()
+	if err := s.check(ctx); err != nil {
+		return err
+	}
+	sp, err := s.spaceFor(ns)
+	if err != nil {
+		return err
+	}
+	st := &staged{sp: sp, changes: make(map[int64]coreChange), n: len(sp.core)}
+	err = s.db.Update(func(tx *bolt.Tx) error {
+		b, err := spaceBucket(tx, sp.key)
+		if err != nil {
+			return err
+		}
+		for _, op := range ops {
+			if b, err = applyBolt(tx, b, sp.key, st, op); err != nil {
+				return err
+			}
+		}
+		if sp.nextDirty || st.cleared {
+			return b.Bucket(metaBucket).Put(nextKey, binary.BigEndian.AppendUint64(nil, uint64(sp.next)))
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("dmem: store: commit: %w", err)
+	}
+	sp.nextDirty = false
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st.cleared {
+		clear(sp.core)
+		sp.ix = make(map[int]*index)
+	}
+	for seq, c := range st.changes {
+		if !c.reindex && c.present {
+			sp.core[seq] = c.logP // a priority change: the vector stays
+			continue
+		}
+		for _, ix := range sp.ix {
+			_ = ix.remove(context.Background(), seqID(seq)) // deleting by id cannot fail
+		}
+		if !c.present {
+			delete(sp.core, seq)
+			continue
+		}
+		sp.core[seq] = c.logP
+		if !zero(c.vec) {
+			_ = sp.index(len(c.vec)).add(context.Background(), seqID(seq), c.vec) // only fails on an empty id or vector
+		}
+	}
+	return nil
+}
+
+// spaceBucket returns the namespace's bucket, creating it.
+func spaceBucket(tx *bolt.Tx, key []byte) (*bolt.Bucket, error) {
+	b, err := tx.Bucket(rootBucket).CreateBucketIfNotExists(key)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range [...][]byte{unitsBucket, logBucket, termsBucket, metaBucket} {
+		if _, err := b.CreateBucketIfNotExists(name); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// applyBolt applies one op; it returns the namespace's bucket, which
+// OpClear replaces.
+func applyBolt(tx *bolt.Tx, b *bolt.Bucket, key []byte, st *staged, op Op) (*bolt.Bucket, error) {
+	units, log := b.Bucket(unitsBucket), b.Bucket(logBucket)
+	k := seqKey(op.Seq)
+	switch op.Kind {
+	case OpPut:
+		r := op.Record
+		k = seqKey(r.Seq)
+		if old := units.Get(k); old != nil {
+			if o, err := decodeRecord(k, old); err == nil {
+				r.LogP = o.LogP
+			}
+		}
+		if r.Route == RouteCore {
+			st.set(r.Seq, coreChange{present: true, logP: r.LogP, reindex: true, vec: r.Embedding})
+		} else {
+			st.set(r.Seq, coreChange{})
+		}
+		return b, units.Put(k, encodeRecord(r))
+	case OpDelete:
+		st.set(op.Seq, coreChange{})
+		return b, units.Delete(k)
+	case OpLog:
+		r := op.Record
+		r.Embedding = nil
+		return b, log.Put(seqKey(r.Seq), encodeRecord(r))
+	case OpUnlog:
+		return b, log.Delete(k)
+	case OpPriority:
+		v := units.Get(k)
+		if v == nil {
+			return b, nil
+		}
+		r, err := decodeRecord(k, v)
+		if err != nil {
+			return b, nil
+		}
+		r.LogP = NewLogP(r.LogP, op.At, op.Mul, op.Add, op.Min)
+		if r.Route == RouteCore {
+			st.set(r.Seq, coreChange{present: true, logP: r.LogP})
+		}
+		return b, units.Put(k, encodeRecord(r))
+	case OpEvict:
+		return b, evictBolt(units, log, st, op.Capacity)
+	case OpTerm:
+		if op.Term == "" {
+			return b, nil // bbolt refuses empty keys; an empty term carries nothing
+		}
+		tb := b.Bucket(termsBucket)
+		var n int64
+		if v := tb.Get([]byte(op.Term)); v != nil {
+			n, _ = binary.Varint(v)
+		}
+		return b, tb.Put([]byte(op.Term), binary.AppendVarint(nil, n+op.N))
+	case OpState:
+		return b, b.Bucket(metaBucket).Put(stateKey, op.State)
+	case OpClear:
+		if err := tx.Bucket(rootBucket).DeleteBucket(key); err != nil {
+			return nil, err
+		}
+		st.cleared, st.changes, st.n = true, make(map[int64]coreChange), 0
+		return spaceBucket(tx, key)
+	}
+	return b, fmt.Errorf("unknown op %d", op.Kind)
+}
+
+// evictBolt moves the lowest-priority core records to the log until at
+// most capacity remain.
+func evictBolt(units, log *bolt.Bucket, st *staged, capacity int) error {
+	if st.n <= capacity {
+		return nil
+	}
+	type entry struct {
+		seq  int64
+		logP float64
+	}
+	var es []entry
+	seen := make(map[int64]bool)
+	for seq, c := range st.changes {
+		seen[seq] = true
+		if c.present {
+			es = append(es, entry{seq, c.logP})
+		}
+	}
+	if !st.cleared {
+		for seq, p := range st.sp.core {
+			if !seen[seq] {
+				es = append(es, entry{seq, p})
+			}
+		}
+	}
+	slices.SortFunc(es, func(a, b entry) int {
+		return cmp.Or(cmp.Compare(a.logP, b.logP), cmp.Compare(a.seq, b.seq))
+	})
+	for _, e := range es[:max(0, len(es)-capacity)] {
+		k := seqKey(e.seq)
+		r, err := decodeRecord(k, units.Get(k))
+		if err != nil {
+			return err
+		}
+		r.Route, r.Embedding = RouteNowhere, nil
+		if err := log.Put(k, encodeRecord(r)); err != nil {
+			return err
+		}
+		if err := units.Delete(k); err != nil {
+			return err
+		}
+		st.set(e.seq, coreChange{})
+	}
+	return nil
+}
+
+func (s *boltStore) Reserve(ctx context.Context, ns Namespace, n int) (int64, error) {
+	s.commitMu.Lock()
+	defer s.commitMu.Unlock()
+	if err := s.check(ctx); err != nil {
+		return 0, err
+	}
+	if n <= 0 {
+		return 0, fmt.Errorf("dmem: store: reserve %d: %w", n, engram.ErrInvalidInput)
+	}
+	sp, err := s.spaceFor(ns)
+	if err != nil {
+		return 0, err
+	}
+	// The next commit persists the counter: a number reserved and never
+	// committed names no record, so reusing it after a crash is harmless.
+	first := sp.next
+	sp.next += int64(n)
+	sp.nextDirty = true
+	return first, nil
+}
+
+// view runs fn in a read transaction on the bucket of ns; b is nil if the
+// namespace holds nothing.
+func (s *boltStore) view(ctx context.Context, ns Namespace, fn func(b *bolt.Bucket) error) error {
+	s.commitMu.Lock()
+	err := s.check(ctx)
+	s.commitMu.Unlock()
+	if err != nil {
+		return err
+	}
+	return s.db.View(func(tx *bolt.Tx) error { return fn(tx.Bucket(rootBucket).Bucket(nsKey(ns))) })
+}
+
+func (s *boltStore) Get(ctx context.Context, ns Namespace, seq int64) (Record, error) {
+	var r Record
+	var found bool
+	err := s.view(ctx, ns, func(b *bolt.Bucket) error {
+		if b == nil {
+			return nil
+		}
+		k := seqKey(seq)
+		v := b.Bucket(unitsBucket).Get(k)
+		if v == nil {
+			return nil
+		}
+		var err error
+		r, err = decodeRecord(k, v)
+		found = err == nil
+		return err
+	})
+	if err != nil {
+		return Record{}, err
+	}
+	if !found {
+		return Record{}, fmt.Errorf("dmem: store: record %d of %s: %w", seq, ns, engram.ErrNotFound)
+	}
+	return r, nil
+}
+
+func (s *boltStore) Scan(ctx context.Context, ns Namespace, log bool, fn func(Record) error) error {
+	var rs []Record
+	err := s.view(ctx, ns, func(b *bolt.Bucket) error {
+		if b == nil {
+			return nil
+		}
+		name := unitsBucket
+		if log {
+			name = logBucket
+		}
+		return b.Bucket(name).ForEach(func(k, v []byte) error {
+			if r, err := decodeRecord(k, v); err == nil {
+				rs = append(rs, r)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return err
+	}
+	// fn runs outside the read transaction, so it may commit.
+	for _, r := range rs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *boltStore) Query(ctx context.Context, ns Namespace, vec []float32, n int) ([]Hit, error) {
+	s.commitMu.Lock()
+	err := s.check(ctx)
+	var sp *space
+	if err == nil {
+		sp, err = s.spaceFor(ns)
+	}
+	s.commitMu.Unlock()
+	if err != nil || n <= 0 || zero(vec) {
+		return nil, err
+	}
+	q, err := normalised(vec)
+	if err != nil {
+		return nil, fmt.Errorf("dmem: store: query: %w", err)
+	}
+	s.mu.RLock()
+	var hits []hit
+	if ix := sp.ix[len(q)]; ix != nil {
+		hits, err = ix.nearest(ctx, q, n)
+	}
+	s.mu.RUnlock()
+	if err != nil || len(hits) == 0 {
+		return nil, err
+	}
+	out := make([]Hit, 0, len(hits))
+	err = s.view(ctx, ns, func(b *bolt.Bucket) error {
+		if b == nil {
+			return nil
+		}
+		units := b.Bucket(unitsBucket)
+		for _, h := range hits {
+			seq, _ := strconv.ParseInt(h.id, 10, 64)
+			k := seqKey(seq)
+			if v := units.Get(k); v != nil {
+				if r, err := decodeRecord(k, v); err == nil && r.Route == RouteCore {
+					out = append(out, Hit{Record: r, Similarity: h.sim})
+				}
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+func (s *boltStore) Load(ctx context.Context, ns Namespace) (Snapshot, error) {
+	snap := Snapshot{Terms: make(map[string]int64)}
+	err := s.view(ctx, ns, func(b *bolt.Bucket) error {
+		if b == nil {
+			return nil
+		}
+		if v := b.Bucket(metaBucket).Get(stateKey); v != nil {
+			snap.State = append([]byte(nil), v...)
+		}
+		return b.Bucket(termsBucket).ForEach(func(k, v []byte) error {
+			n, _ := binary.Varint(v)
+			snap.Terms[string(k)] = n
+			return nil
+		})
+	})
+	return snap, err
+}
+
+func (s *boltStore) Close() error {
+	s.commitMu.Lock()
+	defer s.commitMu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	return s.db.Close()
+}
+
+const recordVersion = 1
+
+// encodeRecord returns the binary form of r, less its Seq (the key).
+func encodeRecord(r Record) []byte {
+	b := make([]byte, 0, 2+5*8+binary.MaxVarintLen64+4*len(r.Embedding)+len(r.Data))
+	b = append(b, recordVersion, byte(r.Route))
+	for _, f := range [...]float64{r.LogP, r.Delta, r.Gate, r.Novelty, r.Reward} {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
+	}
+	b = binary.AppendUvarint(b, uint64(len(r.Embedding)))
+	for _, x := range r.Embedding {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+	}
+	return append(b, r.Data...)
+}
+
+// decodeRecord parses what encodeRecord wrote under key k; the result
+// shares no memory with v.
+func decodeRecord(k, v []byte) (Record, error) {
+	if len(k) != 8 || len(v) < 2 || v[0] != recordVersion {
+		return Record{}, errCorrupt
+	}
+	d := &decoder{b: v[2:]}
+	r := Record{Seq: int64(binary.BigEndian.Uint64(k)), Route: Route(v[1])}
+	r.LogP, r.Delta, r.Gate, r.Novelty, r.Reward = d.float(), d.float(), d.float(), d.float(), d.float()
+	if n := d.uvarint(); n > 0 && n <= uint64(len(d.b))/4 {
+		r.Embedding = make([]float32, n)
+		for i := range r.Embedding {
+			r.Embedding[i] = math.Float32frombits(binary.LittleEndian.Uint32(d.bytes(4)))
+		}
+	} else if n > 0 {
+		d.err = true
+	}
+	if d.err || r.Route > RouteMerged {
+		return Record{}, errCorrupt
+	}
+	if len(d.b) > 0 {
+		r.Data = append([]byte(nil), d.b...)
+	}
+	return r, nil
+}
+
+func seqKey(seq int64) []byte { return binary.BigEndian.AppendUint64(nil, uint64(seq)) }

@@ -1,0 +1,104 @@
+package pgstore_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/engram-go/engram/dmem"
+)
+
+// benchUnits is the size of the benchmark tenant.
+const benchUnits = 10000
+
+func benchRecord(r *rand.Rand, seq int64, dim int) dmem.Record {
+	v := make([]float32, dim)
+	var n float64
+	for i := range v {
+		v[i] = float32(r.NormFloat64())
+		n += float64(v[i]) * float64(v[i])
+	}
+	for i := range v {
+		v[i] /= float32(math.Sqrt(n))
+	}
+	return dmem.Record{Seq: seq, Route: dmem.RouteCore, LogP: r.NormFloat64(), Embedding: v,
+		Data: fmt.Appendf(nil, "%0300d", seq)} // about the size of an encoded unit
+}
+
+// BenchmarkStores runs the embedded store and the PostgreSQL store (exact
+// scan) side by side on one tenant of 10k units of dimension 512 (the
+// offline embedder's): inserting (commits of 64 units and their terms,
+// then an eviction back to 10k, as D-MEM commits them) and querying (the
+// 32 nearest, D-MEM's fewest candidates).
+//
+//	ENGRAM_PG_DSN=… go test -run '^$' -bench BenchmarkStores -benchtime 3s ./dmem/pgstore/
+func BenchmarkStores(b *testing.B) {
+	const dim = 512
+	stores := []struct {
+		name string
+		open func(b *testing.B) dmem.Store
+	}{
+		{"embedded", func(b *testing.B) dmem.Store {
+			s, err := dmem.OpenStore(b.TempDir())
+			if err != nil {
+				b.Fatal(err)
+			}
+			return s
+		}},
+		{"postgres-exact", func(b *testing.B) dmem.Store { return open(b, dmemExact()...) }},
+	}
+	for _, st := range stores {
+		b.Run(st.name, func(b *testing.B) {
+			s := st.open(b)
+			defer s.Close()
+			ns := dmem.Namespace{User: fmt.Sprintf("bench-%x", rand.Uint64())}
+			r := rand.New(rand.NewPCG(1, 2))
+			first, err := s.Reserve(bg, ns, benchUnits)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for i := 0; i < benchUnits; i += 500 {
+				var ops []dmem.Op
+				for k := i; k < min(i+500, benchUnits); k++ {
+					ops = append(ops, dmem.Put(benchRecord(r, first+int64(k), dim)))
+				}
+				if err := s.Commit(bg, ns, ops); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.Run("insert", func(b *testing.B) {
+				for b.Loop() {
+					first, err := s.Reserve(bg, ns, 64)
+					if err != nil {
+						b.Fatal(err)
+					}
+					ops := make([]dmem.Op, 0, 64*4+1)
+					for k := range int64(64) {
+						ops = append(ops, dmem.Put(benchRecord(r, first+k, dim)), dmem.Term(fmt.Sprint("term", r.IntN(5000)), 1),
+							dmem.Term(fmt.Sprint("term", r.IntN(5000)), 1), dmem.Term(fmt.Sprint("term", r.IntN(5000)), 1))
+					}
+					if err := s.Commit(bg, ns, append(ops, dmem.Evict(benchUnits))); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(64*float64(b.N)/b.Elapsed().Seconds(), "units/s")
+			})
+			b.Run("query", func(b *testing.B) {
+				qs := make([][]float32, 64)
+				for i := range qs {
+					qs[i] = benchRecord(r, 0, dim).Embedding
+				}
+				i := 0
+				for b.Loop() {
+					hits, err := s.Query(bg, ns, qs[i%len(qs)], 32)
+					if err != nil || len(hits) != 32 {
+						b.Fatalf("%d hits, %v", len(hits), err)
+					}
+					i++
+				}
+				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "queries/s")
+			})
+		})
+	}
+}

@@ -1,0 +1,26 @@
+// Package pgstore is a [dmem.Store] in PostgreSQL, through pgx v5: one
+// durable memory that many agent replicas share, each user's, agent's or
+// session's units walled off in its own namespace.
+//
+//	process A ─┐                        dmem_namespaces  (id, user, agent, session, next_seq, state)
+//	process B ─┼─ dmem.Memory ─ Store ─► dmem_units       (ns, seq, route, log_p, δ stats, real[] embedding, data)
+//	process C ─┘  (per namespace)        dmem_log         (ns, seq, …)  the eviction log
+//	                                     dmem_terms       (ns, term, n)
+//
+// [Open] applies the embedded, versioned migrations it lacks, recorded in
+// dmem_schema_migrations, under an advisory lock so processes starting
+// together do not race. It then detects pgvector: where the server offers
+// the extension, units also get a vector column, each dimension a partial
+// HNSW index, and search uses the cosine distance <=>; elsewhere search is
+// an exact scan of the namespace's real[] embeddings, scored in Go. String
+// (and so [dmem.Stats].Store) says which.
+//
+// Every statement names its namespace in the WHERE clause or the key. A
+// commit is one transaction that first locks its namespace's row, so
+// commits to one namespace apply one after another in any number of
+// processes; priority changes, term counts and evictions are computed by
+// the database from what it holds, and sequence numbers come from one
+// atomic counter per namespace, so no update is lost and no unit
+// duplicated. A Store is safe for concurrent use; Open starts no goroutine
+// of its own beyond the pgx pool's.
+package pgstore

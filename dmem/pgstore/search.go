@@ -1,0 +1,189 @@
+package pgstore
+
+import (
+	"cmp"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/engram-go/engram/dmem"
+	"github.com/jackc/pgx/v5"
+)
+
+// Query returns the namespace's core records nearest to vec by cosine:
+// with pgvector, by its HNSW index; otherwise by an exact scan that streams
+// the namespace's core embeddings (the WHERE clause names the namespace)
+// and scores them in Go, then fetches the best n records.
+func (s *Store) Query(ctx context.Context, ns dmem.Namespace, vec []float32, n int) ([]dmem.Hit, error) {
+	id, err := s.id(ctx, ns)
+	if err != nil || n <= 0 || zero(vec) {
+		return nil, err
+	}
+	var hits []dmem.Hit
+	if s.vector {
+		hits, err = s.queryVector(ctx, id, vec, n)
+	} else {
+		hits, err = s.queryExact(ctx, id, vec, n)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("pgstore: query %s: %w", ns, err)
+	}
+	return hits, nil
+}
+
+type scored struct {
+	seq int64
+	sim float64
+}
+
+func (s *Store) queryExact(ctx context.Context, id int64, vec []float32, n int) ([]dmem.Hit, error) {
+	qn := norm(vec)
+	// array_send gives the array's binary form as bytea, which decodes
+	// fifty times faster than pgx's generic array codec.
+	rows, err := s.pool.Query(ctx, `SELECT seq, array_send(embedding) FROM dmem_units
+		WHERE ns = $1 AND route = $2 AND cardinality(embedding) = $3`, id, int16(dmem.RouteCore), len(vec))
+	if err != nil {
+		return nil, err
+	}
+	var best []scored // the n best so far, a min-heap by (sim, -seq)
+	var seq int64
+	var raw []byte
+	_, err = pgx.ForEachRow(rows, []any{&seq, &raw}, func() error {
+		d, en, ok := dotRaw(vec, raw)
+		if !ok || en == 0 {
+			return nil
+		}
+		c := scored{seq, d / (qn * en)}
+		switch {
+		case len(best) < n:
+			best = append(best, c)
+			up(best, len(best)-1)
+		case worse(best[0], c):
+			best[0] = c
+			down(best, 0)
+		}
+		return nil
+	})
+	if err != nil || len(best) == 0 {
+		return nil, err
+	}
+	slices.SortFunc(best, func(a, b scored) int { return cmp.Or(cmp.Compare(b.sim, a.sim), cmp.Compare(a.seq, b.seq)) })
+	want := make([]int64, len(best))
+	for i, b := range best {
+		want[i] = b.seq
+	}
+	rows, err = s.pool.Query(ctx, "SELECT "+unitColumns+" FROM dmem_units WHERE ns = $1 AND route = $2 AND seq = ANY($3)",
+		id, int16(dmem.RouteCore), want)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (dmem.Record, error) { return scanRecord(row) })
+	if err != nil {
+		return nil, err
+	}
+	bySeq := make(map[int64]dmem.Record, len(rs))
+	for _, r := range rs {
+		bySeq[r.Seq] = r
+	}
+	hits := make([]dmem.Hit, 0, len(best))
+	for _, b := range best {
+		if r, ok := bySeq[b.seq]; ok { // gone since the scan: left out
+			hits = append(hits, dmem.Hit{Record: r, Similarity: b.sim})
+		}
+	}
+	return hits, nil
+}
+
+// worse reports whether a ranks below b: lower similarity, or equal and newer.
+func worse(a, b scored) bool { return a.sim < b.sim || (a.sim == b.sim && a.seq > b.seq) }
+
+func up(h []scored, i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !worse(h[i], h[p]) {
+			return
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+}
+
+func down(h []scored, i int) {
+	for {
+		l, m := 2*i+1, i
+		if l < len(h) && worse(h[l], h[m]) {
+			m = l
+		}
+		if r := l + 1; r < len(h) && worse(h[r], h[m]) {
+			m = r
+		}
+		if m == i {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}
+
+// dotRaw returns q·e and |e| for e in the binary array format of a
+// one-dimensional real[] without NULLs (array_send): a 20-byte header,
+// then each element as a 4-byte length and a big-endian float32.
+func dotRaw(q []float32, raw []byte) (d, n float64, ok bool) {
+	if len(raw) != 20+8*len(q) || binary.BigEndian.Uint32(raw) != 1 {
+		return 0, 0, false
+	}
+	raw = raw[20:]
+	for i, x := range q {
+		e := float64(math.Float32frombits(binary.BigEndian.Uint32(raw[8*i+4:])))
+		d += float64(x) * e
+		n += e * e
+	}
+	return d, math.Sqrt(n), true
+}
+
+func dot(a, b []float32) float64 {
+	var s float64
+	for i := range a {
+		s += float64(a[i]) * float64(b[i])
+	}
+	return s
+}
+
+func norm(v []float32) float64 { return math.Sqrt(dot(v, v)) }
+
+// queryVector searches with pgvector's cosine distance <=> over the HNSW
+// index of vec's dimension. The namespace filter applies inside the index
+// scan where pgvector supports iterative scans (0.8 and later); before
+// that, a namespace among many can get fewer than n results.
+func (s *Store) queryVector(ctx context.Context, id int64, vec []float32, n int) ([]dmem.Hit, error) {
+	d := len(vec)
+	var hits []dmem.Hit
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		// Unknown to pgvector before 0.8: a savepoint keeps the error local.
+		if sp, err := tx.Begin(ctx); err == nil {
+			if _, err := sp.Exec(ctx, "SET LOCAL hnsw.iterative_scan = relaxed_order"); err != nil {
+				sp.Rollback(ctx)
+			} else {
+				sp.Commit(ctx)
+			}
+		}
+		rows, err := tx.Query(ctx, fmt.Sprintf(`SELECT `+unitColumns+`, 1 - (vec::vector(%d) <=> $2::vector(%d)) AS sim
+			FROM dmem_units WHERE ns = $1 AND route = $3 AND vec IS NOT NULL AND vector_dims(vec) = %d
+			ORDER BY vec::vector(%d) <=> $2::vector(%d) LIMIT $4`, d, d, d, d, d),
+			id, vectorText(vec), int16(dmem.RouteCore), n)
+		if err != nil {
+			return err
+		}
+		hits, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (dmem.Hit, error) {
+			var h dmem.Hit
+			var route int16
+			err := row.Scan(&h.Seq, &route, &h.LogP, &h.Delta, &h.Gate, &h.Novelty, &h.Reward, &h.Embedding, &h.Data, &h.Similarity)
+			h.Route = dmem.Route(route)
+			return h, err
+		})
+		return err
+	})
+	return hits, err
+}

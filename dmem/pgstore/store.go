@@ -1,0 +1,388 @@
+package pgstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Store is a [dmem.Store] in PostgreSQL, safe for concurrent use by any
+// number of goroutines and processes.
+type Store struct {
+	pool   *pgxpool.Pool
+	vector bool // pgvector in use; otherwise the exact scan
+	closed atomic.Bool
+
+	mu      sync.Mutex // guards ids and indexed
+	ids     map[dmem.Namespace]int64
+	indexed map[int]bool // dimensions with an HNSW index
+}
+
+var _ dmem.Store = (*Store)(nil)
+
+// Open connects to the database dsn names (a URL or key=value string, with
+// pgxpool's pool_max_conns and the like), applies the schema migrations it
+// lacks, and detects pgvector. The store owns the connection pool.
+func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("pgstore: open: %w: %w", engram.ErrInvalidOption, err)
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("pgstore: open: %w", err)
+	}
+	vector, err := migrate(ctx, pool, !o.exact)
+	if err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("pgstore: open: %w", err)
+	}
+	return &Store{pool: pool, vector: vector, ids: make(map[dmem.Namespace]int64), indexed: make(map[int]bool)}, nil
+}
+
+// String says how the store searches, for [dmem.Stats].
+func (s *Store) String() string {
+	if s.vector {
+		return "postgres, pgvector HNSW (cosine)"
+	}
+	return "postgres, exact scan over real[]"
+}
+
+// Close closes the pool. It may be called more than once.
+func (s *Store) Close() error {
+	if s.closed.CompareAndSwap(false, true) {
+		s.pool.Close()
+	}
+	return nil
+}
+
+func (s *Store) check(ctx context.Context) error {
+	if s.closed.Load() {
+		return fmt.Errorf("pgstore: %w", engram.ErrClosed)
+	}
+	return ctx.Err()
+}
+
+// id returns the namespace's row id, creating the row.
+func (s *Store) id(ctx context.Context, ns dmem.Namespace) (int64, error) {
+	if err := s.check(ctx); err != nil {
+		return 0, err
+	}
+	if !ns.Valid() {
+		return 0, fmt.Errorf("pgstore: namespace %s is not UTF-8 without NUL: %w", ns, engram.ErrInvalidInput)
+	}
+	s.mu.Lock()
+	id, ok := s.ids[ns]
+	s.mu.Unlock()
+	if ok {
+		return id, nil
+	}
+	err := s.pool.QueryRow(ctx, `INSERT INTO dmem_namespaces (usr, agent, session) VALUES ($1, $2, $3)
+		ON CONFLICT (usr, agent, session) DO UPDATE SET usr = EXCLUDED.usr RETURNING id`,
+		ns.User, ns.Agent, ns.Session).Scan(&id)
+	if err != nil {
+		return 0, fmt.Errorf("pgstore: namespace %s: %w", ns, err)
+	}
+	s.mu.Lock()
+	s.ids[ns] = id
+	s.mu.Unlock()
+	return id, nil
+}
+
+// Commit applies ops in one transaction. It first locks the namespace's
+// row, so commits to one namespace apply one after another whichever
+// process sends them: an eviction counts every writer's records. Priority
+// changes and term counts are computed by the database from what it
+// holds, never from a copy in Go.
+func (s *Store) Commit(ctx context.Context, ns dmem.Namespace, ops []dmem.Op) error {
+	for _, op := range ops {
+		if op.Kind > dmem.OpClear {
+			return fmt.Errorf("pgstore: commit: unknown op %d: %w", op.Kind, engram.ErrInvalidInput)
+		}
+	}
+	id, err := s.id(ctx, ns)
+	if err != nil {
+		return err
+	}
+	for _, op := range ops {
+		if op.Kind == dmem.OpPut {
+			if err := s.index(ctx, op.Record.Embedding); err != nil {
+				return err
+			}
+		}
+	}
+	b := &pgx.Batch{}
+	b.Queue("SELECT 1 FROM dmem_namespaces WHERE id = $1 FOR NO KEY UPDATE", id)
+	terms := map[string]int64{}
+	var state []byte
+	flush := func() {
+		if len(terms) > 0 {
+			ts, ns := make([]string, 0, len(terms)), make([]int64, 0, len(terms))
+			for t, n := range terms {
+				ts, ns = append(ts, t), append(ns, n)
+			}
+			b.Queue(`INSERT INTO dmem_terms (ns, term, n) SELECT $1, t, n FROM unnest($2::text[], $3::bigint[]) AS x (t, n)
+				ON CONFLICT (ns, term) DO UPDATE SET n = dmem_terms.n + EXCLUDED.n`, id, ts, ns)
+			clear(terms)
+		}
+		if state != nil {
+			b.Queue("UPDATE dmem_namespaces SET state = $2 WHERE id = $1", id, state)
+			state = nil
+		}
+	}
+	for _, op := range ops {
+		r := op.Record
+		switch op.Kind {
+		case dmem.OpPut:
+			// The priority is the database's once the row exists.
+			b.Queue(`INSERT INTO dmem_units (ns, seq, route, log_p, delta, gate, novelty, reward, embedding, data`+s.vecColumn()+`)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10`+s.vecValue()+`)
+				ON CONFLICT (ns, seq) DO UPDATE SET route = EXCLUDED.route, delta = EXCLUDED.delta, gate = EXCLUDED.gate,
+					novelty = EXCLUDED.novelty, reward = EXCLUDED.reward, embedding = EXCLUDED.embedding, data = EXCLUDED.data`+s.vecUpdate(),
+				s.putArgs(id, r)...)
+		case dmem.OpDelete:
+			b.Queue("DELETE FROM dmem_units WHERE ns = $1 AND seq = $2", id, op.Seq)
+		case dmem.OpLog:
+			b.Queue(`INSERT INTO dmem_log (ns, seq, route, log_p, delta, gate, novelty, reward, data)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+				ON CONFLICT (ns, seq) DO UPDATE SET route = EXCLUDED.route, log_p = EXCLUDED.log_p, delta = EXCLUDED.delta,
+					gate = EXCLUDED.gate, novelty = EXCLUDED.novelty, reward = EXCLUDED.reward, data = EXCLUDED.data, logged_at = now()`,
+				id, r.Seq, int16(r.Route), r.LogP, r.Delta, r.Gate, r.Novelty, r.Reward, data(r.Data))
+		case dmem.OpUnlog:
+			b.Queue("DELETE FROM dmem_log WHERE ns = $1 AND seq = $2", id, op.Seq)
+		case dmem.OpPriority:
+			// dmem.NewLogP, in SQL.
+			b.Queue(`UPDATE dmem_units SET log_p = ln(greatest(power(2::float8, log_p - $3) * $4 + $5, $6, 1e-9)) / ln(2::float8) + $3
+				WHERE ns = $1 AND seq = $2`, id, op.Seq, op.At, op.Mul, op.Add, op.Min)
+		case dmem.OpEvict:
+			b.Queue(`WITH victims AS (
+					DELETE FROM dmem_units WHERE ns = $1 AND seq IN (
+						SELECT seq FROM dmem_units WHERE ns = $1 AND route = $3
+						ORDER BY log_p DESC, seq DESC OFFSET $2)
+					RETURNING seq, log_p, delta, gate, novelty, reward, data)
+				INSERT INTO dmem_log (ns, seq, route, log_p, delta, gate, novelty, reward, data)
+				SELECT $1, seq, $4, log_p, delta, gate, novelty, reward, data FROM victims
+				ON CONFLICT (ns, seq) DO UPDATE SET route = EXCLUDED.route, log_p = EXCLUDED.log_p, delta = EXCLUDED.delta,
+					gate = EXCLUDED.gate, novelty = EXCLUDED.novelty, reward = EXCLUDED.reward, data = EXCLUDED.data, logged_at = now()`,
+				id, max(op.Capacity, 0), int16(dmem.RouteCore), int16(dmem.RouteNowhere))
+		case dmem.OpTerm:
+			terms[op.Term] += op.N
+		case dmem.OpState:
+			state = op.State
+			if state == nil {
+				state = []byte{}
+			}
+		case dmem.OpClear:
+			terms, state = map[string]int64{}, nil // cleared before they land
+			b.Queue("DELETE FROM dmem_units WHERE ns = $1", id)
+			b.Queue("DELETE FROM dmem_log WHERE ns = $1", id)
+			b.Queue("DELETE FROM dmem_terms WHERE ns = $1", id)
+			b.Queue("UPDATE dmem_namespaces SET state = NULL WHERE id = $1", id)
+		}
+	}
+	flush()
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		return tx.SendBatch(ctx, b).Close()
+	})
+	if err != nil {
+		return fmt.Errorf("pgstore: commit to %s: %w", ns, err)
+	}
+	return nil
+}
+
+func data(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
+}
+
+func embedding(v []float32) []float32 {
+	if v == nil {
+		return []float32{}
+	}
+	return v
+}
+
+func (s *Store) putArgs(id int64, r dmem.Record) []any {
+	args := []any{id, r.Seq, int16(r.Route), r.LogP, r.Delta, r.Gate, r.Novelty, r.Reward, embedding(r.Embedding), data(r.Data)}
+	if s.vector {
+		args = append(args, vectorText(r.Embedding))
+	}
+	return args
+}
+
+func (s *Store) vecColumn() string { return cond(s.vector, ", vec") }
+func (s *Store) vecValue() string  { return cond(s.vector, ", $11::vector") }
+func (s *Store) vecUpdate() string { return cond(s.vector, ", vec = EXCLUDED.vec") }
+
+func cond(b bool, s string) string {
+	if b {
+		return s
+	}
+	return ""
+}
+
+// vectorText renders v as a pgvector literal; nil (SQL NULL) for a vector
+// no search may return.
+func vectorText(v []float32) *string {
+	if zero(v) {
+		return nil
+	}
+	var sb strings.Builder
+	sb.WriteByte('[')
+	for i, x := range v {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(strconv.FormatFloat(float64(x), 'g', -1, 32))
+	}
+	sb.WriteByte(']')
+	s := sb.String()
+	return &s
+}
+
+func zero(v []float32) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// index creates, with pgvector, the HNSW index of the dimension of v when
+// its first vector arrives. pgvector indexes one dimension per index, so
+// each is a partial expression index (as the extension's documentation
+// shows for mixed dimensions).
+func (s *Store) index(ctx context.Context, v []float32) error {
+	if !s.vector || zero(v) {
+		return nil
+	}
+	n := len(v)
+	s.mu.Lock()
+	done := s.indexed[n]
+	s.mu.Unlock()
+	if done {
+		return nil
+	}
+	_, err := s.pool.Exec(ctx, fmt.Sprintf(`CREATE INDEX IF NOT EXISTS dmem_units_hnsw_%d ON dmem_units
+		USING hnsw ((vec::vector(%d)) vector_cosine_ops) WHERE vector_dims(vec) = %d`, n, n, n))
+	if err != nil {
+		return fmt.Errorf("pgstore: index dimension %d: %w", n, err)
+	}
+	s.mu.Lock()
+	s.indexed[n] = true
+	s.mu.Unlock()
+	return nil
+}
+
+// Reserve takes n sequence numbers from the namespace's counter in one
+// atomic update.
+func (s *Store) Reserve(ctx context.Context, ns dmem.Namespace, n int) (int64, error) {
+	if n <= 0 {
+		return 0, fmt.Errorf("pgstore: reserve %d: %w", n, engram.ErrInvalidInput)
+	}
+	id, err := s.id(ctx, ns)
+	if err != nil {
+		return 0, err
+	}
+	var first int64
+	err = s.pool.QueryRow(ctx, "UPDATE dmem_namespaces SET next_seq = next_seq + $2 WHERE id = $1 RETURNING next_seq - $2", id, int64(n)).Scan(&first)
+	if err != nil {
+		return 0, fmt.Errorf("pgstore: reserve: %w", err)
+	}
+	return first, nil
+}
+
+const unitColumns = "seq, route, log_p, delta, gate, novelty, reward, embedding, data"
+
+func scanRecord(row pgx.Row) (dmem.Record, error) {
+	var r dmem.Record
+	var route int16
+	err := row.Scan(&r.Seq, &route, &r.LogP, &r.Delta, &r.Gate, &r.Novelty, &r.Reward, &r.Embedding, &r.Data)
+	r.Route = dmem.Route(route)
+	return r, err
+}
+
+// Get returns a stored record.
+func (s *Store) Get(ctx context.Context, ns dmem.Namespace, seq int64) (dmem.Record, error) {
+	id, err := s.id(ctx, ns)
+	if err != nil {
+		return dmem.Record{}, err
+	}
+	r, err := scanRecord(s.pool.QueryRow(ctx, "SELECT "+unitColumns+" FROM dmem_units WHERE ns = $1 AND seq = $2", id, seq))
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return dmem.Record{}, fmt.Errorf("pgstore: record %d of %s: %w", seq, ns, engram.ErrNotFound)
+	case err != nil:
+		return dmem.Record{}, fmt.Errorf("pgstore: get: %w", err)
+	}
+	return r, nil
+}
+
+// Scan calls fn for the namespace's stored or logged records by Seq.
+func (s *Store) Scan(ctx context.Context, ns dmem.Namespace, log bool, fn func(dmem.Record) error) error {
+	id, err := s.id(ctx, ns)
+	if err != nil {
+		return err
+	}
+	q := "SELECT " + unitColumns + " FROM dmem_units WHERE ns = $1 ORDER BY seq"
+	if log {
+		q = "SELECT seq, route, log_p, delta, gate, novelty, reward, '{}'::real[], data FROM dmem_log WHERE ns = $1 ORDER BY seq"
+	}
+	rows, err := s.pool.Query(ctx, q, id)
+	if err != nil {
+		return fmt.Errorf("pgstore: scan: %w", err)
+	}
+	// Collected first, so that fn holds no connection and may commit.
+	rs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (dmem.Record, error) { return scanRecord(row) })
+	if err != nil {
+		return fmt.Errorf("pgstore: scan: %w", err)
+	}
+	for _, r := range rs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Load returns the namespace's learned state and term counts.
+func (s *Store) Load(ctx context.Context, ns dmem.Namespace) (dmem.Snapshot, error) {
+	id, err := s.id(ctx, ns)
+	if err != nil {
+		return dmem.Snapshot{}, err
+	}
+	snap := dmem.Snapshot{Terms: make(map[string]int64)}
+	if err := s.pool.QueryRow(ctx, "SELECT state FROM dmem_namespaces WHERE id = $1", id).Scan(&snap.State); err != nil {
+		return dmem.Snapshot{}, fmt.Errorf("pgstore: load: %w", err)
+	}
+	rows, err := s.pool.Query(ctx, "SELECT term, n FROM dmem_terms WHERE ns = $1", id)
+	if err != nil {
+		return dmem.Snapshot{}, fmt.Errorf("pgstore: load: %w", err)
+	}
+	var t string
+	var n int64
+	_, err = pgx.ForEachRow(rows, []any{&t, &n}, func() error { snap.Terms[t] = n; return nil })
+	if err != nil {
+		return dmem.Snapshot{}, fmt.Errorf("pgstore: load: %w", err)
+	}
+	return snap, nil
+}

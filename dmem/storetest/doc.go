@@ -1,0 +1,21 @@
+// Package storetest checks that a [dmem.Store] behaves as D-MEM relies on,
+// the way testing/slogtest checks a slog.Handler. Every store runs the
+// same suite:
+//
+//	func TestStore(t *testing.T) {
+//		dir := t.TempDir()
+//		storetest.Run(t, func(t *testing.T) dmem.Store {
+//			s, err := dmem.OpenStore(dir)
+//			if err != nil {
+//				t.Fatal(err)
+//			}
+//			return s
+//		})
+//	}
+//
+// It covers put, get, priority updates, eviction, the eviction log,
+// query, scan, term counts and state, sequence reservation, namespaces
+// (a property test over 100 tenants and a test of memories sharing the
+// store), concurrent use, clearing, closing and reopening. Namespaces are
+// fresh per run, so a shared database need not be emptied between runs.
+package storetest
