@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/schema"
@@ -75,11 +76,11 @@ func (b *Buffer) MemoryVariables(context.Context) []string { return []string{b.o
 // value gives an error wrapping [engram.ErrInvalidInput]. Empty messages are
 // skipped; invalid UTF-8 is stored with U+FFFD in place of bad bytes.
 func (b *Buffer) SaveContext(ctx context.Context, inputs, outputs map[string]any) error {
-	in, err := pick(inputs, b.opts.inputKey, b.opts.memoryKey, "input", "question")
+	in, err := memvars.Pick(inputs, b.opts.inputKey, b.opts.memoryKey, "input", "question")
 	if err != nil {
 		return fmt.Errorf("ratedistortion: save inputs: %w", err)
 	}
-	out, err := pick(outputs, b.opts.outputKey, b.opts.memoryKey, "output", "text", "answer")
+	out, err := memvars.Pick(outputs, b.opts.outputKey, b.opts.memoryKey, "output", "text", "answer")
 	if err != nil {
 		return fmt.Errorf("ratedistortion: save outputs: %w", err)
 	}
@@ -249,48 +250,6 @@ func (b *Buffer) Observe(ctx context.Context, s engram.Step) error {
 		label += " (reward " + strconv.FormatFloat(s.Reward, 'g', 3, 64) + ")"
 	}
 	return b.AddMessages(ctx, llms.SystemChatMessage{Content: label + ": " + s.Text})
-}
-
-// pick returns the string value for a key of m: want if set, else the only
-// key other than skip, else the first of fallbacks present.
-func pick(m map[string]any, want, skip string, fallbacks ...string) (string, error) {
-	if m == nil {
-		return "", fmt.Errorf("nil map: %w", engram.ErrInvalidInput)
-	}
-	key := want
-	if key == "" {
-		var only []string
-		for k := range m {
-			if k != skip {
-				only = append(only, k)
-			}
-		}
-		switch {
-		case len(only) == 1:
-			key = only[0]
-		case len(only) == 0:
-			return "", fmt.Errorf("no keys: %w", engram.ErrInvalidInput)
-		default:
-			for _, f := range fallbacks {
-				if _, ok := m[f]; ok {
-					key = f
-					break
-				}
-			}
-			if key == "" {
-				return "", fmt.Errorf("%d keys and none of %q: set the key with an option: %w", len(only), fallbacks, engram.ErrInvalidInput)
-			}
-		}
-	}
-	v, ok := m[key]
-	if !ok {
-		return "", fmt.Errorf("key %q missing: %w", key, engram.ErrInvalidInput)
-	}
-	s, ok := v.(string)
-	if !ok {
-		return "", fmt.Errorf("key %q holds %T, want string: %w", key, v, engram.ErrInvalidInput)
-	}
-	return s, nil
 }
 
 func sqrt(x float64) float64 { return math.Sqrt(x) }

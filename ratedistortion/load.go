@@ -10,6 +10,7 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/internal/knapsack"
+	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -25,9 +26,9 @@ const redundancyCandidates = 24
 // non-string query gives [engram.ErrInvalidInput]. If pinned units alone
 // exceed the budget it returns [engram.ErrBudgetTooSmall].
 func (b *Buffer) LoadMemoryVariables(ctx context.Context, inputs map[string]any) (map[string]any, error) {
-	query, err := b.query(inputs)
+	query, err := memvars.Query(inputs, b.opts.inputKey, b.opts.memoryKey)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("ratedistortion: load: %w", err)
 	}
 	var qvec []float32
 	if query != "" {
@@ -57,38 +58,6 @@ func (b *Buffer) LoadMemoryVariables(ctx context.Context, inputs map[string]any)
 		return map[string]any{b.opts.memoryKey: sel.messages()}, nil
 	}
 	return map[string]any{b.opts.memoryKey: sel.render()}, nil
-}
-
-// query extracts the query text from a load's inputs.
-func (b *Buffer) query(inputs map[string]any) (string, error) {
-	if len(inputs) == 0 {
-		return "", nil
-	}
-	key := b.opts.inputKey
-	if key == "" {
-		key = "input"
-		if _, ok := inputs[key]; !ok {
-			var only []string
-			for k := range inputs {
-				if k != b.opts.memoryKey {
-					only = append(only, k)
-				}
-			}
-			if len(only) != 1 {
-				return "", nil
-			}
-			key = only[0]
-		}
-	}
-	v, ok := inputs[key]
-	if !ok || v == nil {
-		return "", nil
-	}
-	s, ok := v.(string)
-	if !ok {
-		return "", fmt.Errorf("ratedistortion: load: query key %q holds %T, want string: %w", key, v, engram.ErrInvalidInput)
-	}
-	return s, nil
 }
 
 // scored is a unit's features and utility for one load.

@@ -3,13 +3,11 @@ package ratedistortion
 import (
 	"fmt"
 	"log/slog"
-	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/embed"
+	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/tokens"
 	"github.com/tmc/langchaingo/embeddings"
 	"github.com/tmc/langchaingo/llms"
@@ -139,7 +137,7 @@ func (o *options) validate() error {
 		return bad("token budget %d must be positive", o.budget)
 	case o.memoryKey == "":
 		return bad("empty memory key")
-	case !visiblePrefix(o.humanPrefix) || !visiblePrefix(o.aiPrefix):
+	case !memvars.VisiblePrefix(o.humanPrefix) || !memvars.VisiblePrefix(o.aiPrefix):
 		return bad("prefixes %q, %q must be non-empty and start with a visible character", o.humanPrefix, o.aiPrefix)
 	case !(o.summaryShare >= 0 && o.summaryShare <= 0.5):
 		return bad("summary share %v not in [0, 0.5]", o.summaryShare)
@@ -174,11 +172,4 @@ func (o *options) validate() error {
 		o.now = time.Now
 	}
 	return nil
-}
-
-// visiblePrefix reports whether p can start a rendered line without letting
-// the tokenizer merge it with the line before: see render.go.
-func visiblePrefix(p string) bool {
-	r, _ := utf8.DecodeRuneInString(p)
-	return p != "" && utf8.ValidString(p) && !unicode.IsSpace(r) && !strings.ContainsAny(p, "\r\n")
 }

@@ -18,8 +18,8 @@ type Weights struct {
 	// most three): of two equally relevant messages, the one holding a
 	// name, a number or a date more likely holds the answer.
 	FlagRelevance float64
-	Directive float64 // for a "remember …" directive
-	Floor     float64 // for every unit
+	Directive     float64 // for a "remember …" directive
+	Floor         float64 // for every unit
 }
 
 // DefaultWeights are the weights a [Buffer] uses unless given a scorer.

@@ -1,0 +1,101 @@
+// Package memvars reads what langchaingo hands a memory — the input and
+// output maps of SaveContext, the inputs of LoadMemoryVariables — the same
+// way in every engram backend, and checks the line prefixes both render.
+package memvars
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/engram-go/engram"
+)
+
+// Pick returns the string value of m under want if it is set; otherwise
+// under the only key other than skip (the memory's own key), or else under
+// the first of fallbacks present. A nil or empty map, a missing key, an
+// ambiguous map or a non-string value give an error wrapping
+// [engram.ErrInvalidInput].
+func Pick(m map[string]any, want, skip string, fallbacks ...string) (string, error) {
+	if m == nil {
+		return "", fmt.Errorf("nil map: %w", engram.ErrInvalidInput)
+	}
+	key := want
+	if key == "" {
+		var only []string
+		for k := range m {
+			if k != skip {
+				only = append(only, k)
+			}
+		}
+		switch {
+		case len(only) == 1:
+			key = only[0]
+		case len(only) == 0:
+			return "", fmt.Errorf("no keys: %w", engram.ErrInvalidInput)
+		default:
+			for _, f := range fallbacks {
+				if _, ok := m[f]; ok {
+					key = f
+					break
+				}
+			}
+			if key == "" {
+				return "", fmt.Errorf("%d keys and none of %q: set the key with an option: %w", len(only), fallbacks, engram.ErrInvalidInput)
+			}
+		}
+	}
+	v, ok := m[key]
+	if !ok {
+		return "", fmt.Errorf("key %q missing: %w", key, engram.ErrInvalidInput)
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("key %q holds %T, want string: %w", key, v, engram.ErrInvalidInput)
+	}
+	return s, nil
+}
+
+// Query returns the query of a load: inputs[inputKey] if inputKey is set,
+// else inputs["input"], else the only key other than memoryKey. A missing
+// query is "" (a load without a question is allowed); a non-string one
+// gives an error wrapping [engram.ErrInvalidInput].
+func Query(inputs map[string]any, inputKey, memoryKey string) (string, error) {
+	if len(inputs) == 0 {
+		return "", nil
+	}
+	key := inputKey
+	if key == "" {
+		key = "input"
+		if _, ok := inputs[key]; !ok {
+			var only []string
+			for k := range inputs {
+				if k != memoryKey {
+					only = append(only, k)
+				}
+			}
+			if len(only) != 1 {
+				return "", nil
+			}
+			key = only[0]
+		}
+	}
+	v, ok := inputs[key]
+	if !ok || v == nil {
+		return "", nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("query key %q holds %T, want string: %w", key, v, engram.ErrInvalidInput)
+	}
+	return s, nil
+}
+
+// VisiblePrefix reports whether p can start a rendered history line: the
+// tokenizer never merges a line ending in "\n" with one that starts with a
+// visible character, so a history's token count is the sum of its lines'.
+func VisiblePrefix(p string) bool {
+	r, _ := utf8.DecodeRuneInString(p)
+	return p != "" && utf8.ValidString(p) && !unicode.IsSpace(r) && !strings.ContainsAny(p, "\r\n")
+}

@@ -1,0 +1,58 @@
+package memvars
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/engram-go/engram"
+)
+
+func TestPick(t *testing.T) {
+	tests := []struct {
+		name     string
+		m        map[string]any
+		want     string
+		value    string
+		badInput bool
+	}{
+		{"named key", map[string]any{"q": "x", "other": 1}, "q", "x", false},
+		{"only key", map[string]any{"anything": "x", "history": "h"}, "", "x", false},
+		{"fallback", map[string]any{"input": "x", "extra": "y"}, "", "x", false},
+		{"nil", nil, "", "", true},
+		{"empty", map[string]any{}, "", "", true},
+		{"ambiguous", map[string]any{"a": "x", "b": "y"}, "", "", true},
+		{"missing", map[string]any{"a": "x"}, "q", "", true},
+		{"not a string", map[string]any{"input": 3}, "", "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Pick(tt.m, tt.want, "history", "input")
+			if tt.badInput != errors.Is(err, engram.ErrInvalidInput) || got != tt.value {
+				t.Fatalf("Pick = %q, %v", got, err)
+			}
+		})
+	}
+}
+
+func TestQuery(t *testing.T) {
+	if q, err := Query(nil, "", "history"); q != "" || err != nil {
+		t.Fatalf("nil inputs: %q, %v", q, err)
+	}
+	if q, _ := Query(map[string]any{"question": "why?", "history": "h"}, "", "history"); q != "why?" {
+		t.Fatalf("only key: %q", q)
+	}
+	if q, _ := Query(map[string]any{"a": "1", "b": "2"}, "", "history"); q != "" {
+		t.Fatalf("ambiguous: %q", q)
+	}
+	if _, err := Query(map[string]any{"input": 1}, "", "history"); !errors.Is(err, engram.ErrInvalidInput) {
+		t.Fatalf("non-string: %v", err)
+	}
+}
+
+func TestVisiblePrefix(t *testing.T) {
+	for p, want := range map[string]bool{"Human": true, "": false, " AI": false, "A\nB": false, "\xff": false} {
+		if VisiblePrefix(p) != want {
+			t.Errorf("VisiblePrefix(%q) = %v", p, !want)
+		}
+	}
+}
