@@ -45,7 +45,7 @@ func defaults() options {
 		humanPrefix:  "Human",
 		aiPrefix:     "AI",
 		encoding:     tokens.CL100kBase,
-		summaryShare: 0.1,
+		summaryShare: 0.05,
 		redundancy:   0.9,
 		halfLife:     8,
 	}
@@ -103,7 +103,7 @@ func WithSummarizer(m llms.Model) Option { return func(o *options) { o.summarize
 
 // WithSummaryShare sets the share of the budget reserved for the summary of
 // what was left out, in [0, 0.5]. Tokens the selection leaves unused go to
-// the summary too. Default 0.1; 0 turns summaries off.
+// the summary too. Default 0.05; 0 turns summaries off.
 func WithSummaryShare(f float64) Option { return func(o *options) { o.summaryShare = f } }
 
 // WithMaxUnits caps the pool. Past it, the units with the lowest query-free
