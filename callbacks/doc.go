@@ -1,7 +1,8 @@
 // Package callbacks turns a langchaingo agent's steps into rewards for an
 // engram memory, with one line in the agent loop:
 //
-//	rw := callbacks.New(mem) // mem: any engram.RewardSink, such as both backends
+//	rw, err := callbacks.New(mem) // mem: any engram.RewardSink, such as both backends
+//	if err != nil { … }
 //	defer rw.Close(ctx)
 //	agents.NewExecutor(agent, agents.WithCallbacksHandler(rw), agents.WithMemory(mem))
 //
@@ -26,7 +27,7 @@
 // reported on their own either: the chain error that follows carries them.
 //
 // langchaingo's executor emits no tool events unless the tool calls the
-// handler itself: [WrapTools] makes any tool do so.
+// handler itself: [WrapTool] makes any tool do so.
 //
 // Delivery never blocks or panics the agent. Handler methods only queue the
 // event in a bounded buffer ([WithQueueSize]); when it is full the event is

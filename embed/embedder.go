@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/engram-go/engram"
@@ -30,6 +31,7 @@ const (
 )
 
 // Embedder hashes text into unit vectors. It is safe for concurrent use.
+// The zero Embedder uses [DefaultDimensions].
 type Embedder struct {
 	dim int
 }
@@ -56,14 +58,19 @@ func New(opts ...Option) (*Embedder, error) {
 }
 
 // Dimensions returns the vector size.
-func (e *Embedder) Dimensions() int { return e.dim }
+func (e *Embedder) Dimensions() int {
+	if e.dim == 0 {
+		return DefaultDimensions
+	}
+	return e.dim
+}
 
 // Embed returns the unit-normalised vector of s; the zero vector when s
 // has no content words.
 func (e *Embedder) Embed(s string) []float32 {
-	v := make([]float32, e.dim)
+	v := make([]float32, e.Dimensions())
 	e.accumulate(v, s)
-	normalise(v)
+	Normalize(v)
 	return v
 }
 
@@ -134,7 +141,24 @@ func add(v []float32, f string, w float64) {
 	v[i] += float32(w)
 }
 
-func normalise(v []float32) {
+// Normalized returns v at unit length: v itself when it already is (or is
+// zero), else a scaled copy, so a caller's vector is never changed. Foreign
+// embedders' vectors go through it so that they compare like this one's.
+func Normalized(v []float32) []float32 {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	if s == 0 || (s > 0.9999 && s < 1.0001) {
+		return v
+	}
+	out := slices.Clone(v)
+	Normalize(out)
+	return out
+}
+
+// Normalize scales v in place to unit length; the zero vector stays zero.
+func Normalize(v []float32) {
 	var s float64
 	for _, x := range v {
 		s += float64(x) * float64(x)

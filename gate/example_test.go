@@ -53,3 +53,25 @@ func ExampleGate() {
 	// true
 	// true
 }
+
+// A gate corrects hand-set weights: untrained it changes nothing; trained
+// on what was later needed, it raises units like those.
+func ExamplePrior() {
+	g, err := gate.New()
+	if err != nil {
+		panic(err)
+	}
+	base := engram.ScorerFunc(func(f engram.Features) float64 { return f.Relevance })
+	scorer := gate.Prior{Base: base, Gate: g}
+	fact := engram.Features{Relevance: 0.5, Flags: engram.FlagName | engram.FlagDate}
+	chatter := engram.Features{Relevance: 0.5}
+	fmt.Printf("untrained: %.2f %.2f\n", scorer.Score(fact), scorer.Score(chatter))
+	for range 50 {
+		g.Observe(fact, 1)
+		g.Observe(chatter, 0)
+	}
+	fmt.Println("trained, the fact outranks the chatter:", scorer.Score(fact) > scorer.Score(chatter))
+	// Output:
+	// untrained: 0.50 0.50
+	// trained, the fact outranks the chatter: true
+}

@@ -24,17 +24,35 @@ var (
 	_ engram.Explainer = Prior{}
 )
 
-// Score returns Base.Score(f) × 2·Gate.Score(f).
+// Score returns Base.Score(f) × 2·Gate.Score(f). A nil Base scores 1; a
+// nil Gate leaves Base unchanged.
 func (p Prior) Score(f engram.Features) float64 {
-	return p.Base.Score(f) * 2 * p.Gate.Score(f)
+	return p.base(f) * p.correction(f)
+}
+
+func (p Prior) base(f engram.Features) float64 {
+	if p.Base == nil {
+		return 1
+	}
+	return p.Base.Score(f)
+}
+
+func (p Prior) correction(f engram.Features) float64 {
+	if p.Gate == nil {
+		return 1
+	}
+	return 2 * p.Gate.Score(f)
 }
 
 // Contributions returns the base score under "prior" (and the base's own
 // parts, prefixed "prior.", when it explains itself) and the gate's parts on
 // the logit scale.
 func (p Prior) Contributions(f engram.Features) map[string]float64 {
-	out := p.Gate.Contributions(f)
-	out["prior"] = p.Base.Score(f)
+	out := make(map[string]float64)
+	if p.Gate != nil {
+		out = p.Gate.Contributions(f)
+	}
+	out["prior"] = p.base(f)
 	if ex, ok := p.Base.(engram.Explainer); ok {
 		for k, v := range ex.Contributions(f) {
 			out["prior."+k] = v

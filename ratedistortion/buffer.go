@@ -152,7 +152,10 @@ func (b *Buffer) place(e *entry, d draft) {
 		}
 		b.openHuman = -1
 	case engram.RoleToolResult:
-		g, ok := b.toolGroup[d.toolIDs[0]]
+		g, ok := int64(0), false
+		if len(d.toolIDs) > 0 {
+			g, ok = b.toolGroup[d.toolIDs[0]]
+		}
 		if !ok {
 			g = newGroup()
 		}
@@ -215,21 +218,23 @@ func (b *Buffer) setPinned(id string, on bool) error {
 	return nil
 }
 
-// Reward is accepted for the [engram.RewardSink] interface: a positive reward
-// makes the units the last load kept a little more likely to be kept again.
-// NaN and infinite rewards give [engram.ErrInvalidInput].
+// Reward implements [engram.RewardSink]: r is added to the reward of every
+// unit the last load kept, which the scorer sees as Features.Surprise;
+// [DefaultWeights] raise the utility of units that earned positive reward,
+// so what helped once is kept more readily. NaN and infinite rewards give
+// [engram.ErrInvalidInput].
 func (b *Buffer) Reward(_ context.Context, r float64) error {
 	if math.IsNaN(r) || math.IsInf(r, 0) {
 		return fmt.Errorf("ratedistortion: reward %v: %w", r, engram.ErrInvalidInput)
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.last == nil || r <= 0 {
+	if b.last == nil {
 		return nil
 	}
 	for i, u := range b.last.units {
 		if b.last.kept[i] {
-			u.e.retrieved++
+			u.e.reward += r
 		}
 	}
 	return nil
@@ -251,5 +256,3 @@ func (b *Buffer) Observe(ctx context.Context, s engram.Step) error {
 	}
 	return b.AddMessages(ctx, llms.SystemChatMessage{Content: label + ": " + s.Text})
 }
-
-func sqrt(x float64) float64 { return math.Sqrt(x) }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/engram-go/engram"
@@ -241,4 +242,78 @@ func TestObserveKeepsOutcomeSign(t *testing.T) {
 	if err := b.Observe(ctx, engram.Step{Text: "x", Reward: math.Inf(1)}); !errors.Is(err, engram.ErrInvalidInput) {
 		t.Fatalf("infinite reward: err = %v", err)
 	}
+}
+
+func TestRewardRaisesKeptUnits(t *testing.T) {
+	ctx := context.Background()
+	b := newBuffer(t, WithTokenBudget(24), WithSummaryShare(0))
+	save(t, b, "The deploy script lives in tools/deploy.sh.", "Thanks.")
+	save(t, b, "The staging password rotates weekly.", "Ok.")
+	load(t, b, "where is the deploy script?")
+	if err := b.Reward(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	load(t, b, "")
+	x, _ := b.Explain()
+	var rewarded, other float64
+	for _, u := range x.Units {
+		switch {
+		case strings.Contains(u.Text, "deploy"):
+			rewarded = u.Parts["reward"]
+		case strings.Contains(u.Text, "staging"):
+			other = u.Parts["reward"]
+		}
+	}
+	if !(rewarded > 0 && other == 0) {
+		t.Fatalf("reward part: rewarded unit %v, other %v", rewarded, other)
+	}
+	if err := b.Reward(ctx, math.NaN()); !errors.Is(err, engram.ErrInvalidInput) {
+		t.Fatalf("NaN reward: err = %v", err)
+	}
+}
+
+func TestPointerMessagesAndZeroCounter(t *testing.T) {
+	ctx := context.Background()
+	b := newBuffer(t, WithTokenCounter(func(string) int { return 0 }))
+	err := b.AddMessages(ctx,
+		&llms.AIChatMessage{ToolCalls: []llms.ToolCall{{ID: "c9", FunctionCall: &llms.FunctionCall{Name: "f"}}}},
+		&llms.ToolChatMessage{ID: "c9", Content: "done"},
+		llms.GenericChatMessage{Role: "tool", Content: "orphan result"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	us := b.Units()
+	if us[0].Group != us[1].Group || us[2].Group == us[1].Group {
+		t.Fatalf("groups %d %d %d", us[0].Group, us[1].Group, us[2].Group)
+	}
+	if _, err := b.LoadMemoryVariables(ctx, nil); err != nil {
+		t.Fatalf("a counter that says 0 still loads: %v", err)
+	}
+}
+
+func TestPinDuringLoadIsRaceFree(t *testing.T) {
+	ctx := context.Background()
+	b := newBuffer(t, WithTokenBudget(200), WithReturnMessages(true))
+	for i := range 30 {
+		save(t, b, fmt.Sprintf("fact %d", i), "ok")
+	}
+	ids := b.Units()
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for i := range 200 {
+			_ = b.Pin(ids[i%len(ids)].ID)
+			_ = b.Unpin(ids[i%len(ids)].ID)
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		for range 50 {
+			if _, err := b.LoadMemoryVariables(ctx, map[string]any{"input": "fact 3"}); err != nil {
+				t.Error(err)
+			}
+		}
+	}()
+	wg.Wait()
 }

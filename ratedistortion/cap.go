@@ -58,6 +58,9 @@ func (b *Buffer) enforceCap() {
 	for _, e := range b.pool {
 		if u, ok := drop[e.unit.Group]; ok {
 			delete(b.byID, e.unit.ID)
+			for _, id := range e.toolIDs {
+				delete(b.toolGroup, id)
+			}
 			b.dropped++
 			b.opts.logger.Info("ratedistortion: pool cap: dropped unit",
 				"id", e.unit.ID, "seq", e.unit.Seq, "group", e.unit.Group, "group_utility", u, "cap", b.opts.maxUnits)

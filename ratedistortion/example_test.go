@@ -38,3 +38,40 @@ func ExampleBuffer() {
 	// true
 	// true
 }
+
+// Weights are the hand-set scorer; a variant that ignores recency keeps
+// what answers the question even in a chatty history.
+func ExampleWeights() {
+	w := ratedistortion.DefaultWeights
+	w.Recency = 0
+	mem, err := ratedistortion.New(ratedistortion.WithTokenBudget(40), ratedistortion.WithScorer(w))
+	if err != nil {
+		panic(err)
+	}
+	ctx := context.Background()
+	_ = mem.SaveContext(ctx, map[string]any{"input": "Our wifi password is kiwi-7731."}, map[string]any{"output": "Saved."})
+	_ = mem.SaveContext(ctx, map[string]any{"input": "Nice weather today."}, map[string]any{"output": "Lovely."})
+	vars, _ := mem.LoadMemoryVariables(ctx, map[string]any{"input": "what is the wifi password?"})
+	fmt.Println(strings.Contains(vars["history"].(string), "kiwi-7731"))
+	// Output: true
+}
+
+// Explain says, for the last load, what was kept and dropped and why.
+func ExampleExplanation() {
+	mem, _ := ratedistortion.New(ratedistortion.WithTokenBudget(16), ratedistortion.WithSummaryShare(0))
+	ctx := context.Background()
+	_ = mem.SaveContext(ctx, map[string]any{"input": "Priya lives in Lisbon."}, map[string]any{"output": "Nice."})
+	_ = mem.SaveContext(ctx, map[string]any{"input": "I had soup."}, map[string]any{"output": "Yum."})
+	_, _ = mem.LoadMemoryVariables(ctx, map[string]any{"input": "Where does Priya live?"})
+	x, _ := mem.Explain()
+	for _, u := range x.Units {
+		fmt.Println(u.ID, u.Kept)
+	}
+	fmt.Println(x.Tokens <= x.Budget, x.Exact)
+	// Output:
+	// u0 true
+	// u1 true
+	// u2 false
+	// u3 false
+	// true true
+}

@@ -3,12 +3,14 @@ package ratedistortion
 import (
 	"container/heap"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/embed"
 	"github.com/engram-go/engram/internal/knapsack"
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
@@ -36,7 +38,7 @@ func (b *Buffer) LoadMemoryVariables(ctx context.Context, inputs map[string]any)
 		if err != nil {
 			return nil, fmt.Errorf("ratedistortion: embed query: %w", err)
 		}
-		qvec = normalised(v)
+		qvec = embed.Normalized(v)
 	}
 
 	b.mu.Lock()
@@ -116,6 +118,7 @@ func (b *Buffer) features(i int, rel float64) engram.Features {
 		Flags:     e.unit.Flags,
 		Retrieved: e.retrieved,
 		AgeSteps:  age,
+		Surprise:  e.reward,
 	}
 }
 
@@ -167,7 +170,10 @@ func (b *Buffer) selectUnits(query string, qvec []float32) (*selection, error) {
 	edges := b.redundancyEdges(items, members, s.units)
 	sol, err := knapsack.Solve(knapsack.Problem{Items: items, Edges: edges, Budget: selBudget, ExactLimit: b.opts.exactLimit})
 	if err != nil {
-		return nil, fmt.Errorf("ratedistortion: load: pinned units need more than %d tokens: %w (%w)", selBudget, engram.ErrBudgetTooSmall, err)
+		if errors.Is(err, knapsack.ErrInfeasible) {
+			return nil, fmt.Errorf("ratedistortion: load: pinned units need more than %d tokens: %w (%w)", selBudget, engram.ErrBudgetTooSmall, err)
+		}
+		return nil, fmt.Errorf("ratedistortion: load: %w", err)
 	}
 	s.sol = sol
 	keptItem := make([]bool, len(items))
@@ -256,7 +262,7 @@ func (b *Buffer) groupVector(units []scored, members []int) groupVec {
 	for _, i := range members {
 		v = addVec(v, units[i].e.unit.Embedding)
 	}
-	normalise(v)
+	embed.Normalize(v)
 	g := &groupVec{members: len(members), dense: v, sparse: relevance.Compress(v)}
 	first.group = g
 	return *g
@@ -332,7 +338,7 @@ func (s *selection) messages() []llms.ChatMessage {
 	}
 	for i, u := range s.units {
 		if s.kept[i] {
-			out = append(out, message(u.e.unit))
+			out = append(out, message(u.e.unit.Role, u.e.unit.Text, u.e.toolIDs))
 		}
 	}
 	return out
@@ -368,18 +374,4 @@ func addVec(acc, v []float32) []float32 {
 		acc[i] += v[i]
 	}
 	return acc
-}
-
-func normalise(v []float32) {
-	var s float64
-	for _, x := range v {
-		s += float64(x) * float64(x)
-	}
-	if s == 0 {
-		return
-	}
-	inv := float32(1 / math.Sqrt(s))
-	for i := range v {
-		v[i] *= inv
-	}
 }

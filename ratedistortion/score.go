@@ -11,7 +11,7 @@ import (
 // small floor so that nothing is worth exactly nothing.
 type Weights struct {
 	Relevance float64 // per unit of relevance^Sharpness
-	Sharpness float64 // exponent on relevance in [0, 1]; 0 means 1
+	Sharpness float64 // exponent on relevance (itself in [0, 1]); 0 means 1
 	Recency   float64 // per unit of recency in [0, 1]
 	Flag      float64 // per name, number or date flag, at most three counted
 	// FlagRelevance multiplies relevance by 1 + FlagRelevance per flag (at
@@ -19,6 +19,7 @@ type Weights struct {
 	// name, a number or a date more likely holds the answer.
 	FlagRelevance float64
 	Directive     float64 // for a "remember …" directive
+	Rewarded      float64 // per unit of positive reward earned (Features.Surprise), at most 3
 	Floor         float64 // for every unit
 }
 
@@ -30,7 +31,7 @@ type Weights struct {
 // linear scale lets many half-relevant short messages outbid the one that
 // answers. Recency is weak and short-lived (see [WithRecencyHalfLife]): it
 // keeps the last exchanges for continuity without crowding out old facts.
-var DefaultWeights = Weights{Relevance: 1, Sharpness: 2, FlagRelevance: 0.5, Recency: 0.2, Flag: 0.05, Directive: 0.6, Floor: 0.01}
+var DefaultWeights = Weights{Relevance: 1, Sharpness: 2, FlagRelevance: 0.5, Recency: 0.2, Flag: 0.05, Directive: 0.6, Rewarded: 0.1, Floor: 0.01}
 
 func (w Weights) relevance(f engram.Features) float64 {
 	r := f.Relevance
@@ -49,6 +50,7 @@ func (w Weights) Score(f engram.Features) float64 {
 	if f.Flags.Has(engram.FlagDirective) {
 		s += w.Directive
 	}
+	s += w.Rewarded * min(3, max(0, f.Surprise))
 	if math.IsNaN(s) || s < 0 {
 		return 0
 	}
@@ -62,5 +64,6 @@ func (w Weights) Contributions(f engram.Features) map[string]float64 {
 	if f.Flags.Has(engram.FlagDirective) {
 		flags += w.Directive
 	}
-	return map[string]float64{"relevance": w.relevance(f), "recency": w.Recency * f.Recency, "flags": flags}
+	return map[string]float64{"relevance": w.relevance(f), "recency": w.Recency * f.Recency, "flags": flags,
+		"reward": w.Rewarded * min(3, max(0, f.Surprise))}
 }

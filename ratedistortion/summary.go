@@ -170,9 +170,9 @@ func (b *Buffer) extract(s *selection, src []int, room int) ([]string, int) {
 func (b *Buffer) modelSummary(ctx context.Context, s *selection, src []int, room int) (string, error) {
 	var key, body strings.Builder
 	for _, i := range src {
-		u := s.units[i].e.unit
-		fmt.Fprintf(&key, "%d,", u.Seq)
-		body.WriteString(b.line(u.Role, u.Text))
+		e := s.units[i].e // Seq, Role and Text never change once placed
+		fmt.Fprintf(&key, "%d,", e.unit.Seq)
+		body.WriteString(b.line(e.unit.Role, e.unit.Text))
 	}
 	b.mu.Lock()
 	cached := b.summary

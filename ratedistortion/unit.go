@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/embed"
 	"github.com/engram-go/engram/internal/relevance"
 	"github.com/engram-go/engram/internal/text"
 	"github.com/tmc/langchaingo/llms"
@@ -19,7 +20,9 @@ type entry struct {
 	vec       relevance.Vector // the embedding, compressed for scoring
 	names     []string         // stemmed names it mentions
 	retrieved int              // loads that kept it
+	reward    float64          // rewards received after loads that kept it
 	sents     []sentence       // analysed on first use by the extractive summary
+	toolIDs   []string         // the tool calls it makes or answers
 	group     *groupVec        // on a group's first unit: the group's embedding, cached
 }
 
@@ -40,26 +43,20 @@ func drafts(msgs []llms.ChatMessage) ([]draft, error) {
 		}
 		d := draft{text: m.GetContent()}
 		switch m := m.(type) {
-		case llms.HumanChatMessage:
-			d.role = engram.RoleHuman
-		case llms.AIChatMessage:
-			d.role = engram.RoleAI
-			if len(m.ToolCalls) > 0 {
-				d.role = engram.RoleToolCall
-				var calls []string
-				for _, c := range m.ToolCalls {
-					d.toolIDs = append(d.toolIDs, c.ID)
-					if c.FunctionCall != nil {
-						calls = append(calls, c.FunctionCall.Name+"("+c.FunctionCall.Arguments+")")
-					}
-				}
-				d.text = strings.TrimSpace(d.text + " " + strings.Join(calls, " "))
+		case *llms.AIChatMessage:
+			if m == nil {
+				return nil, fmt.Errorf("message %d is nil: %w", i, engram.ErrInvalidInput)
 			}
+			d.aiCall(*m)
+		case llms.AIChatMessage:
+			d.aiCall(m)
+		case *llms.ToolChatMessage:
+			if m == nil {
+				return nil, fmt.Errorf("message %d is nil: %w", i, engram.ErrInvalidInput)
+			}
+			d.role, d.toolIDs = engram.RoleToolResult, []string{m.ID}
 		case llms.ToolChatMessage:
-			d.role = engram.RoleToolResult
-			d.toolIDs = []string{m.ID}
-		case llms.SystemChatMessage, llms.GenericChatMessage:
-			d.role = engram.RoleSystem
+			d.role, d.toolIDs = engram.RoleToolResult, []string{m.ID}
 		default:
 			switch m.GetType() {
 			case llms.ChatMessageTypeHuman:
@@ -82,6 +79,23 @@ func drafts(msgs []llms.ChatMessage) ([]draft, error) {
 	return out, nil
 }
 
+// aiCall fills d from an AI message, which is a tool call when it has any.
+func (d *draft) aiCall(m llms.AIChatMessage) {
+	d.role = engram.RoleAI
+	if len(m.ToolCalls) == 0 {
+		return
+	}
+	d.role = engram.RoleToolCall
+	var calls []string
+	for _, c := range m.ToolCalls {
+		d.toolIDs = append(d.toolIDs, c.ID)
+		if c.FunctionCall != nil {
+			calls = append(calls, c.FunctionCall.Name+"("+c.FunctionCall.Arguments+")")
+		}
+	}
+	d.text = strings.TrimSpace(d.text + " " + strings.Join(calls, " "))
+}
+
 // prefix returns the label a role's lines start with.
 func (b *Buffer) prefix(r engram.Role) string {
 	switch r {
@@ -101,17 +115,23 @@ func (b *Buffer) line(r engram.Role, s string) string {
 	return b.prefix(r) + ": " + s + "\n"
 }
 
-// message converts a unit back to a chat message.
-func message(u engram.Unit) llms.ChatMessage {
-	switch u.Role {
+// message converts a kept unit back to a chat message. A tool result keeps
+// the id of the call it answers; a tool call is rendered as an AI message
+// whose text names the call (the arguments are in the text, not re-parsed).
+func message(role engram.Role, text string, toolIDs []string) llms.ChatMessage {
+	switch role {
 	case engram.RoleHuman:
-		return llms.HumanChatMessage{Content: u.Text}
+		return llms.HumanChatMessage{Content: text}
 	case engram.RoleAI, engram.RoleToolCall:
-		return llms.AIChatMessage{Content: u.Text}
+		return llms.AIChatMessage{Content: text}
 	case engram.RoleToolResult:
-		return llms.ToolChatMessage{Content: u.Text}
+		m := llms.ToolChatMessage{Content: text}
+		if len(toolIDs) > 0 {
+			m.ID = toolIDs[0]
+		}
+		return m
 	default:
-		return llms.SystemChatMessage{Content: u.Text}
+		return llms.SystemChatMessage{Content: text}
 	}
 }
 
@@ -136,32 +156,15 @@ func (b *Buffer) prepare(ctx context.Context, ds []draft) ([]*entry, error) {
 				Role:      d.role,
 				Text:      d.text,
 				Time:      now,
-				Tokens:    b.opts.counter(b.line(d.role, d.text)),
-				Embedding: normalised(vecs[i]),
+				Tokens:    max(1, b.opts.counter(b.line(d.role, d.text))),
+				Embedding: embed.Normalized(vecs[i]),
 				Flags:     text.Flags(d.text),
 			},
-			terms: text.Terms(d.text),
+			terms:   text.Terms(d.text),
+			toolIDs: d.toolIDs,
 		}
 		out[i].vec = relevance.Compress(out[i].unit.Embedding)
 		out[i].names = relevance.Names(d.text)
 	}
 	return out, nil
-}
-
-// normalised returns v scaled to unit length (a copy when scaling is needed),
-// so that foreign embedders compare like the default one.
-func normalised(v []float32) []float32 {
-	var s float64
-	for _, x := range v {
-		s += float64(x) * float64(x)
-	}
-	if s == 0 || (s > 0.9999 && s < 1.0001) {
-		return v
-	}
-	out := make([]float32, len(v))
-	inv := 1 / sqrt(s)
-	for i, x := range v {
-		out[i] = float32(float64(x) * inv)
-	}
-	return out
 }

@@ -3,9 +3,9 @@ package langchaingo
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/embed"
 	chromem "github.com/philippgille/chromem-go"
 	"github.com/tmc/langchaingo/embeddings"
 )
@@ -19,7 +19,7 @@ func EmbeddingFunc(e embeddings.Embedder) chromem.EmbeddingFunc {
 		if err != nil {
 			return nil, fmt.Errorf("langchaingo: embed: %w", err)
 		}
-		return normalised(v), nil
+		return embed.Normalized(v), nil
 	}
 }
 
@@ -55,24 +55,7 @@ func EmbedDocuments(ctx context.Context, e embeddings.Embedder, docs []chromem.D
 		vecs = append(vecs, got...)
 	}
 	for j, i := range todo {
-		docs[i].Embedding = normalised(vecs[j])
+		docs[i].Embedding = embed.Normalized(vecs[j])
 	}
 	return nil
-}
-
-// normalised returns v scaled to unit length, a copy when scaling is needed.
-func normalised(v []float32) []float32 {
-	var s float64
-	for _, x := range v {
-		s += float64(x) * float64(x)
-	}
-	if s == 0 || math.Abs(s-1) < 1e-6 {
-		return v
-	}
-	inv := 1 / math.Sqrt(s)
-	out := make([]float32, len(v))
-	for i, x := range v {
-		out[i] = float32(float64(x) * inv)
-	}
-	return out
 }

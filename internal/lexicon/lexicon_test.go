@@ -161,14 +161,28 @@ func TestTable(t *testing.T) {
 
 func TestConcurrent(t *testing.T) {
 	words := []string{"dog", "puppy", "father", "dad", "bak", "children", "went", "sofa", "couch"}
+	// What a single goroutine sees, computed first, is what all must see.
+	type answer struct {
+		n    int
+		kind Kind
+		sim  float64
+	}
+	want := make(map[[2]string]answer)
+	for _, a := range words {
+		for _, b := range words {
+			want[[2]string{a, b}] = answer{len(Concepts(text.Stem(a))), Kinds(text.Stem(a)), Similarity(a, b)}
+		}
+	}
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Go(func() {
 			for i := range 200 {
-				w := words[(g+i)%len(words)]
-				Concepts(text.Stem(w))
-				Kinds(text.Stem(w))
-				Similarity(w, words[i%len(words)])
+				a, b := words[(g+i)%len(words)], words[i%len(words)]
+				got := answer{len(Concepts(text.Stem(a))), Kinds(text.Stem(a)), Similarity(a, b)}
+				if got != want[[2]string{a, b}] {
+					t.Errorf("%s/%s: concurrent %+v, serial %+v", a, b, got, want[[2]string{a, b}])
+					return
+				}
 			}
 		})
 	}

@@ -8,10 +8,10 @@ import (
 	"github.com/engram-go/engram/internal/text"
 )
 
-// AnswerBoost is how much more relevant a document is when it holds the
+// answerBoost is how much more relevant a document is when it holds the
 // kind of thing the question asks for: a date for "when", a place for
 // "which city", a job title for "what does she do for work".
-var AnswerBoost = 5.0
+const answerBoost = 5.0
 
 // answerType is what a question expects its answer to be: WordNet classes
 // (a job title is noun.person, a breed noun.animal) or flags (a date, a

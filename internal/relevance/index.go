@@ -30,8 +30,8 @@ type kindTerm struct {
 	kinds lexicon.Kind
 }
 
-// ConceptShare is the weight of concept matches next to word matches.
-var ConceptShare = 0.5
+// conceptShare is the weight of concept matches next to word matches.
+const conceptShare = 0.5
 
 // queryConcepts is how many of a query word's heaviest concepts it looks for.
 const queryConcepts = 2
@@ -63,7 +63,7 @@ func (ix *Index) Add(doc int, terms []string, flags engram.Flags) {
 // score adds the weighted BM25 of q's words and concepts into out.
 func (ix *Index) score(terms map[string]float64, out []float64) {
 	ix.words.Score(terms, out)
-	if ConceptShare == 0 {
+	if conceptShare == 0 {
 		return
 	}
 	cq := make(map[string]float64)
@@ -74,7 +74,7 @@ func (ix *Index) score(terms map[string]float64, out []float64) {
 				break
 			}
 			ct := conceptTerm(cs[k].ID)
-			cq[ct] = max(cq[ct], ConceptShare*w)
+			cq[ct] = max(cq[ct], conceptShare*w)
 		}
 	}
 	ix.concepts.Score(cq, out)

@@ -9,15 +9,15 @@ import (
 )
 
 // Tuning of the mix; see Score.
-var (
+const (
 	// LexicalShare is the weight of BM25 in the mix; cosine gets the rest.
 	LexicalShare = 0.8
-	// NameGate is how much of a document's relevance depends on it naming
+	// nameGateShare is how much of a document's relevance depends on it naming
 	// the people and things the query names.
-	NameGate = 0.5
-	// Expansion is the weight of names found in the best documents when
+	nameGateShare = 0.5
+	// expansionWeight is the weight of names found in the best documents when
 	// they are added to the query, for questions that need two hops.
-	Expansion = 0.5
+	expansionWeight = 0.5
 	// expansionDocs is how many of the best documents lend their names.
 	expansionDocs = 3
 	// answerCandidates is how many of the best documents are checked for
@@ -63,13 +63,12 @@ type Corpus interface {
 //  2. times a name gate: a query that names someone prefers documents that
 //     name them too, whatever else they share;
 //  3. then the names of the best documents that the query does not hold are
-//     added to it (weighted by Expansion) and 1–2 run again, so that "Dana's
+//     added to it (weighted by expansionWeight) and 1–2 run again, so that "Dana's
 //     sister's job" finds "my sister Priya" and then "Priya became a nurse".
 func Score(q Query, ix *Index, c Corpus) []float64 {
 	n := c.Len()
-	rel := make([]float64, n)
 	if len(q.Terms) == 0 && q.Vec == nil {
-		return rel
+		return make([]float64, n)
 	}
 	lex := make([]float64, n)
 	ix.score(q.Terms, lex)
@@ -79,6 +78,47 @@ func Score(q Query, ix *Index, c Corpus) []float64 {
 			cos[i] = max(0, c.Vector(i).Dot(q.Vec))
 		}
 	}
+	return mix(q, ix, c, lex, cos)
+}
+
+// ScoreSubset is [Score] for a corpus too large to compare the query's
+// embedding with every document: it compares it only with docs (the nearest
+// documents by a vector index, say) and with as many documents of highest
+// BM25, and counts the cosine of the others as 0, below what the nearest
+// have. Everything else — BM25 over words and concepts, the name gate, the
+// expansion, answer typing — runs over the whole index from its postings,
+// as in Score. It returns the relevance of every document; its cost is that
+// of the postings the query reaches, a few passes over an array of c.Len()
+// numbers, and 2·len(docs) vector products.
+func ScoreSubset(q Query, ix *Index, c Corpus, docs []int) []float64 {
+	n := c.Len()
+	if len(q.Terms) == 0 && q.Vec == nil {
+		return make([]float64, n)
+	}
+	lex := make([]float64, n)
+	ix.score(q.Terms, lex)
+	cos := make([]float64, n)
+	if q.Vec != nil {
+		for _, d := range docs {
+			if d >= 0 && d < n {
+				cos[d] = max(0, c.Vector(d).Dot(q.Vec))
+			}
+		}
+		for _, d := range topK(lex, len(docs)) {
+			if lex[d] == 0 {
+				break
+			}
+			cos[d] = max(0, c.Vector(d).Dot(q.Vec))
+		}
+	}
+	return mix(q, ix, c, lex, cos)
+}
+
+// mix turns BM25 scores lex (which it reuses) and cosines cos into
+// relevance: the steps of Score.
+func mix(q Query, ix *Index, c Corpus, lex, cos []float64) []float64 {
+	n := len(lex)
+	rel := make([]float64, n)
 	gate := nameGate(q.Names, ix.words, n)
 	Mix(rel, lex, cos)
 	applyGate(rel, gate)
@@ -89,20 +129,24 @@ func Score(q Query, ix *Index, c Corpus) []float64 {
 		Mix(rel, lex, cos)
 		applyGate(rel, gate)
 	}
-	if a := expectedAnswer(q.Text); !a.zero() && AnswerBoost > 0 {
+	if a := expectedAnswer(q.Text); !a.zero() && answerBoost > 0 {
 		// Only the best candidates can be selected; the rest keep their score.
 		for _, d := range topK(rel, answerCandidates) {
-			rel[d] *= 1 + AnswerBoost*a.match(ix, d)
+			rel[d] *= 1 + answerBoost*a.match(ix, d)
 		}
 	}
 	return rel
 }
 
+// Top returns the indices of the k largest values of xs, largest first,
+// ties to the lower index.
+func Top(xs []float64, k int) []int { return topK(xs, k) }
+
 // nameGate returns, per document, the factor its relevance is multiplied
-// by: 1 if it holds every name of the query, 1 − NameGate if none; nil when
+// by: 1 if it holds every name of the query, 1 − nameGateShare if none; nil when
 // the query names nobody.
 func nameGate(names []string, ix *lexical.Index, n int) []float64 {
-	if len(names) == 0 || NameGate == 0 {
+	if len(names) == 0 || nameGateShare == 0 {
 		return nil
 	}
 	hits := make([]float64, n)
@@ -110,7 +154,7 @@ func nameGate(names []string, ix *lexical.Index, n int) []float64 {
 		ix.EachDoc(name, func(d int) { hits[d]++ })
 	}
 	for i, h := range hits {
-		hits[i] = 1 - NameGate + NameGate*h/float64(len(names))
+		hits[i] = 1 - nameGateShare + nameGateShare*h/float64(len(names))
 	}
 	return hits
 }
@@ -127,7 +171,7 @@ func applyGate(rel, gate []float64) {
 // expansion returns the query's terms plus the rare names of the best
 // documents, or nil if there are none to add.
 func expansion(q Query, ix *lexical.Index, c Corpus, rel []float64) map[string]float64 {
-	if Expansion == 0 || len(rel) == 0 {
+	if expansionWeight == 0 || len(rel) == 0 {
 		return nil
 	}
 	top := topK(rel, expansionDocs)
@@ -147,27 +191,27 @@ func expansion(q Query, ix *lexical.Index, c Corpus, rel []float64) map[string]f
 					extra[t] = w
 				}
 			}
-			extra[name] = Expansion
+			extra[name] = expansionWeight
 		}
 	}
 	return extra
 }
 
-// Context is the share of the next unit's relevance a unit inherits: in a
+// contextShare is the share of the next unit's relevance a unit inherits: in a
 // conversation the next turn is usually the reply, and a reply names in other
 // words what it answers ("I jumped out of a plane" — "the skydiving!").
-var Context = 0.3
+const contextShare = 0.3
 
-// Smooth adds to each rel[i] Context times rel[next(i)], where next returns
+// Smooth adds to each rel[i] contextShare times rel[next(i)], where next returns
 // the index of the unit that replies to i, or −1.
 func Smooth(rel []float64, next func(i int) int) {
-	if Context == 0 {
+	if contextShare == 0 {
 		return
 	}
 	orig := slices.Clone(rel)
 	for i := range rel {
 		if j := next(i); j >= 0 && j < len(orig) {
-			rel[i] += Context * orig[j]
+			rel[i] += contextShare * orig[j]
 		}
 	}
 }

@@ -136,7 +136,7 @@ func TestSmooth(t *testing.T) {
 		}
 		return -1
 	})
-	if rel[0] != Context || rel[1] != 1 || rel[2] != 0 {
+	if rel[0] != contextShare || rel[1] != 1 || rel[2] != 0 {
 		t.Fatalf("Smooth = %v", rel)
 	}
 }

@@ -50,3 +50,7 @@ func (v Vector) Dot(q []float32) float64 {
 	}
 	return float64(s)
 }
+
+// Dense returns v as a dense Vector without looking at it: for a vector
+// scored once, compressing it costs more than it saves. v is not copied.
+func Dense(v []float32) Vector { return Vector{dim: len(v), dense: v} }

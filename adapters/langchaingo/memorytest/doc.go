@@ -1,0 +1,13 @@
+// Package memorytest checks that a memory drops into langchaingo wherever it
+// expects one, the way testing/slogtest checks a slog.Handler:
+//
+//	func TestLangchaingo(t *testing.T) {
+//		memorytest.Run(t, func(t *testing.T) schema.Memory { return newMemory(t) })
+//	}
+//
+// Each check runs a few turns through a langchaingo chain driven by a fake
+// model that records its prompts, and asserts that a fact said in the first
+// turn is in the prompt of a later one. The memory must return a string
+// (langchaingo's executor takes only string inputs) and keep a short
+// conversation whole under its default budget.
+package memorytest

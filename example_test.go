@@ -1,0 +1,39 @@
+package engram_test
+
+import (
+	"fmt"
+
+	"github.com/engram-go/engram"
+)
+
+// A Scorer turns a unit's features into utility; ScorerFunc adapts a plain
+// function, such as one that values relevance and anything holding a date.
+func ExampleScorerFunc() {
+	s := engram.ScorerFunc(func(f engram.Features) float64 {
+		u := f.Relevance
+		if f.Flags.Has(engram.FlagDate) {
+			u += 0.5
+		}
+		return u
+	})
+	fmt.Println(s.Score(engram.Features{Relevance: 0.2, Flags: engram.FlagDate | engram.FlagName}))
+	// Output: 0.7
+}
+
+func ExampleFlags() {
+	f := engram.FlagName | engram.FlagNumber | engram.FlagPinned
+	fmt.Println(f.Has(engram.FlagName), f.Has(engram.FlagDate), f.Count())
+	// Output: true false 2
+}
+
+func ExampleNamespace() {
+	ns := engram.Namespace{User: "ada", Agent: "support", Session: "2026-11-29"}
+	fmt.Println(ns, ns.Valid(), engram.Namespace{User: "bad\x00"}.Valid())
+	// Output: "ada"/"support"/"2026-11-29" true false
+}
+
+func ExampleStepKind() {
+	s := engram.Step{Kind: engram.StepToolError, Text: "weather(Lyon): timeout", Reward: -1}
+	fmt.Println(s.Kind, engram.RoleToolResult)
+	// Output: tool_error tool_result
+}
