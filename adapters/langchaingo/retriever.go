@@ -32,8 +32,9 @@ func (r Retriever) GetRelevantDocuments(ctx context.Context, query string) ([]sc
 
 // Documents loads m with inputs and returns what it keeps as documents: one
 // per chat message (metadata "role": the message type) when the memory
-// returns messages, one per non-empty line when it returns a string
-// ("role": the line's prefix, such as "Human"). A value of another type
+// returns messages, one per labelled line when it returns a string ("role":
+// the line's label, such as "Human"); lines without a label ("Word: ")
+// continue the message before them. A value of another type
 // gives an error wrapping [engram.ErrInvalidInput].
 func Documents(ctx context.Context, m schema.Memory, inputs map[string]any) ([]schema.Document, error) {
 	vars, err := m.LoadMemoryVariables(ctx, inputs)
@@ -53,11 +54,17 @@ func Documents(ctx context.Context, m schema.Memory, inputs map[string]any) ([]s
 	case string:
 		for line := range strings.Lines(v) {
 			line = strings.TrimRight(line, "\r\n")
+			role, _, labelled := strings.Cut(line, ": ")
+			labelled = labelled && role != "" && len(role) <= 32 && !strings.ContainsAny(role, " \t")
+			if !labelled && len(docs) > 0 {
+				// A message that spans lines continues until the next label.
+				docs[len(docs)-1].PageContent += "\n" + line
+				continue
+			}
 			if strings.TrimSpace(line) == "" {
 				continue
 			}
-			role, _, ok := strings.Cut(line, ": ")
-			if !ok {
+			if !labelled {
 				role = ""
 			}
 			docs = append(docs, schema.Document{PageContent: line, Metadata: map[string]any{"role": role}})
