@@ -83,3 +83,41 @@ func TestOracleAndBM25RespectBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestCalibration holds the generator to the README's claim: on the default
+// set the baselines land near their published LoCoMo figures, and
+// langchaingo's token buffer, which counts with another encoding, goes over
+// a cl100k budget.
+func TestCalibration(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays five long conversations")
+	}
+	log.SetOutput(io.Discard)
+	t.Cleanup(func() { log.SetOutput(testWriter{t}) })
+	cfg := dataset.DefaultGenConfig()
+	cfg.Samples = 5
+	ss, err := dataset.Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := Select(Baselines(), "bm25,token")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := Run(context.Background(), ss, Config{Budgets: []int{1024, 2048, 4096}, Memories: ms})
+	if err != nil {
+		t.Fatal(err)
+	}
+	published := map[string][3]float64{"bm25": {0.69, 0.74, 0.79}, "token": {0.05, 0.10, 0.21}}
+	for name, want := range published {
+		for i, budget := range []int{1024, 2048, 4096} {
+			r, _ := Find(rs, name, budget)
+			if d := r.Recall - want[i]; d > 0.05 || d < -0.05 {
+				t.Errorf("%s at %d: recall %.3f, published %.2f", name, budget, r.Recall, want[i])
+			}
+		}
+	}
+	if r, _ := Find(rs, "token", 1024); r.OverBudget == 0 {
+		t.Errorf("langchaingo's token buffer never went over a cl100k budget")
+	}
+}
