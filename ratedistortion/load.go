@@ -112,7 +112,7 @@ func (b *Buffer) features(i int, rel float64) engram.Features {
 	age := b.seq - 1 - e.unit.Seq
 	return engram.Features{
 		Relevance: rel,
-		Recency:   math.Exp2(-float64(age) / b.opts.halfLife),
+		Recency:   recency(age, b.opts.halfLife),
 		Tokens:    e.unit.Tokens,
 		Role:      e.unit.Role,
 		Flags:     e.unit.Flags,
@@ -120,6 +120,15 @@ func (b *Buffer) features(i int, rel float64) engram.Features {
 		AgeSteps:  age,
 		Surprise:  e.reward,
 	}
+}
+
+// recency is 2^(−age/halfLife), and 0 past 64 half-lives, where it is below
+// 1e-19 anyway: most of a large pool costs no exponential.
+func recency(age int64, halfLife float64) float64 {
+	if float64(age) > 64*halfLife {
+		return 0
+	}
+	return math.Exp2(-float64(age) / halfLife)
 }
 
 // selectUnits scores the pool and solves the budgeted selection.

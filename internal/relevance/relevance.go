@@ -74,8 +74,12 @@ func Score(q Query, ix *Index, c Corpus) []float64 {
 	ix.score(q.Terms, lex)
 	cos := make([]float64, n)
 	if q.Vec != nil {
+		// Cosine refines what the words and concepts found; a document
+		// sharing neither is not worth a dot product.
 		for i := range n {
-			cos[i] = max(0, c.Vector(i).Dot(q.Vec))
+			if lex[i] > 0 {
+				cos[i] = max(0, c.Vector(i).Dot(q.Vec))
+			}
 		}
 	}
 	return mix(q, ix, c, lex, cos)
