@@ -16,11 +16,17 @@
 //
 // Core units carry a priority that starts from their surprise, grows when
 // they merge a near-duplicate or are retrieved just before a positive δ, and
-// halves every half-life steps; at capacity the lowest goes (a heap).
-// A load fuses λ·similarity + (1 − λ)·salience over the nearest units of one
-// chromem query plus the short-term buffer, λ moving toward value as rewards
-// accumulate, and packs groups (a human turn with its reply) into the exact
-// token budget with internal/knapsack, the selector every engram memory uses.
+// halves every half-life steps; at capacity the lowest goes (a heap). A
+// learned gate ([WithGate], package gate) may scale these priorities by what
+// it learns from the rewards that follow loads.
+// A load fuses λ·relevance + (1 − λ)·salience over its candidates — the
+// nearest units of one chromem query, the best by words, the short-term
+// buffer and their group partners — λ moving toward value as rewards
+// accumulate. Relevance is engram's one measure (internal/relevance: BM25
+// over words and WordNet concepts, cosine, names, answer types), kept over
+// the resident units in an in-memory index rebuilt on open. The load packs
+// groups (a human turn with its reply) into the exact token budget with
+// internal/knapsack, the selector every engram memory uses.
 //
 // A durable memory keeps its record in a [Store], scoped to its [Namespace]
 // (user, agent, session): units with their embeddings, priorities and δ

@@ -2,6 +2,7 @@ package dmem
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -24,6 +25,12 @@ type Explanation struct {
 	// Merged counts the near-duplicate steps folded into it; Retrieved the
 	// loads that returned it.
 	Merged, Retrieved int
+	// Learned is the learned gate's score for the unit's features at
+	// admission ([WithGate]), and LearnedParts its parts on the logit
+	// scale, one per feature the unit has (gate.Gate.Contributions); its
+	// priorities were multiplied by 2·Learned. 0 and nil without a gate.
+	Learned      float64
+	LearnedParts map[string]float64
 	// History lists what happened to it: routing, rewards, promotion,
 	// merges, boosts, eviction (the first event and the latest ones).
 	History []Event
@@ -52,6 +59,10 @@ func (m *Memory) Explain(id string) (Explanation, error) {
 	if stored {
 		x.Priority = m.priorityAt(u, m.st.Seq)
 	}
+	if g := m.opts.gate; g != nil {
+		f := admission(u)
+		x.Learned, x.LearnedParts = g.Score(f), g.Contributions(f)
+	}
 	return x, nil
 }
 
@@ -60,6 +71,13 @@ func (x Explanation) String() string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s %s: δ=%+.3f g=%.2f novelty=%.2f reward=%g priority=%.3f merged=%d retrieved=%d %q\n",
 		x.ID, x.Route, x.Delta, x.Gate, x.Novelty, x.Reward, x.Priority, x.Merged, x.Retrieved, short(x.Text))
+	if x.LearnedParts != nil {
+		fmt.Fprintf(&sb, "  learned gate %.2f:", x.Learned)
+		for _, k := range slices.Sorted(maps.Keys(x.LearnedParts)) {
+			fmt.Fprintf(&sb, " %s=%+.3f", k, x.LearnedParts[k])
+		}
+		sb.WriteByte('\n')
+	}
 	for _, e := range x.History {
 		fmt.Fprintf(&sb, "  step %d: %s → %s δ=%+.3f g=%.2f priority=%.3f\n", e.Step, e.Kind, e.Route, e.Delta, e.Gate, e.Priority)
 	}

@@ -59,13 +59,16 @@ func (m *Memory) boost(delta, mid float64, b *batch) {
 	if delta <= 0 || len(m.retrieved) == 0 {
 		return
 	}
-	f := 1 + min(delta/max(mid, 1e-12), maxBoost)
+	surprise := min(delta/max(mid, 1e-12), maxBoost)
+	f := 1 + surprise
 	for _, id := range m.retrieved {
 		u, ok := m.byID[id]
 		if !ok || u.Route != RouteCore {
 			continue
 		}
-		m.updatePriority(u, f, 0, 0, b)
+		m.credit(u, surprise)
+		// The learned gate scales the boost; it never turns it into a cut.
+		m.updatePriority(u, max(1, f*m.learned(u)), 0, 0, b)
 		u.record(Event{Step: m.st.Seq, Kind: EventBoosted, Route: u.Route, Delta: delta, Priority: m.priorityAt(u, m.st.Seq)})
 		b.put(u)
 	}
@@ -98,7 +101,7 @@ func (m *Memory) merge(u, s *unit, g float64, b *batch) {
 	u.Novelty = max(u.Novelty, s.Novelty)
 	u.Flags |= s.Flags
 	// Merging a near-duplicate adds evidence that u matters.
-	m.updatePriority(u, 1, priority(g, math.Abs(s.Delta), m.novelty.mid(0)), 0, b)
+	m.updatePriority(u, 1, priority(g, math.Abs(s.Delta), m.novelty.mid(0))*m.learned(s), 0, b)
 	u.record(Event{Step: m.st.Seq, Kind: EventMerged, Route: u.Route, Delta: s.Delta, Gate: g, Priority: m.priorityAt(u, m.st.Seq)})
 	b.put(u)
 }

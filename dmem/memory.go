@@ -27,6 +27,7 @@ type Memory struct {
 	mu        sync.RWMutex // guards everything below
 	closed    bool
 	ix        *index            // core units' vectors, in memory only; a store has its own
+	words     *words            // resident units' words, for relevance
 	lsh       *lsh              // nil until the dimension is known
 	byID      map[string]*unit  // resident units: core and short-term
 	groups    map[int64][]*unit // resident units by group
@@ -64,6 +65,7 @@ type state struct {
 	MeanValue   float64 // running mean of V̄(s): what a next state is worth
 	Steps       int64   // steps seen, stored or not
 	Lines       string  // fingerprint of how lines are counted
+	Gate        []byte  `json:",omitempty"` // the learned gate, in its own versioned format
 }
 
 // pendingStep is the latest step: its transition to the next step is open,
@@ -116,6 +118,7 @@ func (m *Memory) reset() {
 		panic(err) // creating a collection in a fresh in-memory DB cannot fail
 	}
 	m.ix = ix
+	m.words = newWords()
 	m.lsh = nil
 	m.byID = make(map[string]*unit)
 	m.groups = make(map[int64][]*unit)
@@ -269,6 +272,9 @@ func (m *Memory) Reward(ctx context.Context, r float64) error {
 		m.st.RewardScale += 0.05 * (math.Abs(r) - m.st.RewardScale)
 	}
 	delta := p.reward + m.opts.discount*m.st.MeanValue - m.st.Value.value(&p.feat)
+	if r < 0 {
+		m.blame()
+	}
 	m.judge(p.u, delta, EventRewarded, b)
 	t := m.commit(b)
 	m.mu.Unlock()
@@ -399,7 +405,7 @@ func (m *Memory) step(d *draft, b *batch) string {
 			ID: idOf(seq), Seq: seq, Group: m.groupFor(d.role), Role: d.role, Text: d.text,
 			Time: d.at, Tokens: d.tokens, Embedding: d.vec, Flags: d.flags,
 		},
-		Kind: d.kind, Meta: d.meta, heapIdx: -1,
+		Kind: d.kind, Meta: d.meta, heapIdx: -1, slot: -1,
 	}
 	near, sim := m.lsh.nearest(d.vec)
 	c := max(sim, m.seen.best(d.vec))
@@ -423,7 +429,7 @@ func (m *Memory) step(d *draft, b *batch) string {
 		if d.force {
 			r = RouteCore
 		}
-		m.place(u, r, priority(g, u.Novelty, m.novelty.mid(0)), EventRouted, b)
+		m.place(u, r, priority(g, u.Novelty, m.novelty.mid(0))*m.learned(u), EventRouted, b)
 	}
 
 	for _, t := range d.keys {
@@ -472,7 +478,7 @@ func (m *Memory) judge(u *unit, delta float64, kind EventKind, b *batch) {
 	if g > u.Gate {
 		u.Delta, u.Gate = delta, g
 	}
-	p := priority(g, math.Abs(delta), mid)
+	p := priority(g, math.Abs(delta), mid) * m.learned(u)
 	switch {
 	case route(g) == RouteCore && u.Route != RouteCore && u.Route != RouteMerged && len(u.Embedding) == m.st.Dim:
 		if u.Route == RouteShort {
@@ -524,11 +530,12 @@ func (m *Memory) place(u *unit, r Route, p float64, kind EventKind, b *batch) {
 	}
 }
 
-// resident makes u findable: by id, by group, by LSH.
+// resident makes u findable: by id, by group, by LSH, by its words.
 func (m *Memory) resident(u *unit) {
 	m.byID[u.ID] = u
 	m.groups[u.Group] = append(m.groups[u.Group], u)
 	m.lsh.add(u)
+	m.words.add(u)
 }
 
 // unplace removes u from wherever it is resident. m.mu must be held.
@@ -540,6 +547,7 @@ func (m *Memory) unplace(u *unit) {
 		delete(m.groups, u.Group)
 	}
 	m.lsh.remove(u)
+	m.words.remove(u)
 	if u.heapIdx >= 0 {
 		heap.Remove(&m.heap, u.heapIdx)
 	}
@@ -624,7 +632,7 @@ type Stats struct {
 	Steps int64
 	// Rewards is the number of rewards received.
 	Rewards int64
-	// Lambda is the current weight of semantic similarity in retrieval.
+	// Lambda is the current weight of relevance in retrieval.
 	Lambda float64
 	// Store names where the record is kept and how it is searched, such as
 	// "bbolt, chromem-go exact search" or, from dmem/pgstore,
@@ -754,6 +762,7 @@ func (m *Memory) commit(b *batch) uint64 {
 }
 
 func (m *Memory) saveState() {
+	m.saveGate()
 	m.st.Novelty = [2]quantile{m.novelty.lo, m.novelty.hi}
 	m.st.RPE = [2]quantile{m.rpe.lo, m.rpe.hi}
 }
@@ -787,6 +796,7 @@ func (m *Memory) load(ctx context.Context) error {
 	if m.novelty.lo.P == 0 {
 		m.novelty, m.rpe = noveltyGate(), rewardGate()
 	}
+	m.loadGate()
 	for t, n := range snap.Terms {
 		m.df[t] = uint32(min(max(n, 0), math.MaxUint32))
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/embed"
+	learned "github.com/engram-go/engram/gate"
 	"github.com/engram-go/engram/tokens"
 	"github.com/tmc/langchaingo/embeddings"
 )
@@ -36,6 +37,7 @@ type options struct {
 	aiPrefix    string
 	counter     engram.TokenCounter
 	now         func() time.Time
+	gate        *learned.Gate
 }
 
 func defaults() options {
@@ -135,6 +137,17 @@ func WithAIPrefix(p string) Option { return func(o *options) { o.aiPrefix = p } 
 // to hold, c must be additive over lines that end in "\n". Default:
 // [tokens.Default].
 func WithTokenCounter(c engram.TokenCounter) Option { return func(o *options) { o.counter = c } }
+
+// WithGate lets a learned gate (package gate) correct the memory's
+// priorities: each priority the memory sets on deciding about a unit, and
+// each consolidation boost, is multiplied by 2·g.Score(f), f the unit's
+// features at admission; what follows a load teaches g about the units it
+// returned (Hindsight when a positive δ consolidates them, Observe(f, 0)
+// when a negative reward follows). The gate's state is saved with the
+// memory's and restored into g when a durable memory opens. g may be
+// shared with other memories only if they are to learn one gate together.
+// Default nil: the hand-set policy alone.
+func WithGate(g *learned.Gate) Option { return func(o *options) { o.gate = g } }
 
 // WithClock sets the clock that stamps units. Default time.Now.
 func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }

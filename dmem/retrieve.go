@@ -11,14 +11,12 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/internal/knapsack"
-	"github.com/engram-go/engram/internal/lexical"
 	"github.com/engram-go/engram/internal/relevance"
-	"github.com/engram-go/engram/internal/text"
 	"github.com/tmc/langchaingo/schema"
 	"github.com/tmc/langchaingo/vectorstores"
 )
 
-// Retrieval fuses λ·similarity + (1 − λ)·salience. λ starts at lambdaYoung,
+// Retrieval fuses λ·relevance + (1 − λ)·salience. λ starts at lambdaYoung,
 // when salience (priority: how surprising a unit was, decayed with age)
 // rests on novelty alone, and moves towards lambdaMature as rewards teach
 // the value model what matters; half-way after maturity rewards.
@@ -28,7 +26,7 @@ const (
 	maturity     = 256
 )
 
-// lambda returns the current weight of similarity. m.mu must be held.
+// lambda returns the current weight of relevance. m.mu must be held.
 func (m *Memory) lambda() float64 {
 	r := float64(m.st.Rewards)
 	return lambdaYoung - (lambdaYoung-lambdaMature)*r/(r+maturity)
@@ -50,8 +48,9 @@ type cand struct {
 }
 
 // LoadMemoryVariables returns the history to show the model: among the
-// units nearest to the query (inputs[input key]) and the short-term buffer,
-// those that maximise fused similarity and salience within the token budget
+// units nearest to the query (inputs[input key]), the best by its words and
+// the short-term buffer, those that maximise fused relevance and salience
+// within the token budget
 // (internal/knapsack), in chronological order, one line per unit. A human
 // turn and its reply are kept or dropped together. A missing or empty query
 // returns the most recent units; a non-string query gives
@@ -125,9 +124,11 @@ func (m *Memory) query(inputs map[string]any) (string, error) {
 	return s, nil
 }
 
-// search gathers and scores candidates for query: the nearest core units
-// by one chromem query (no second scan: salience is looked up per
-// candidate), the short-term buffer, and the group partners of both.
+// search gathers and scores candidates for query. The semantic candidates
+// are the nearest core units by one vector query (no second scan of the
+// embeddings); the lexical ones the best by internal/relevance over the
+// words index, which also scores the semantic ones; then the short-term
+// buffer and the group partners of all of them.
 func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 	var qvec []float32
 	if strings.TrimSpace(query) != "" {
@@ -150,8 +151,9 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 		return nil, fmt.Errorf("dmem: query embedding has %d dimensions, memory has %d: %w", len(qvec), m.st.Dim, engram.ErrInvalidInput)
 	}
 	m.mu.RUnlock()
+	semantic := qvec != nil && !zero(qvec)
 	var hits []Hit
-	if m.w != nil && qvec != nil && !zero(qvec) {
+	if m.w != nil && semantic {
 		// The store searches outside the lock: it may be a round trip away.
 		var err error
 		if hits, err = m.w.store.Query(ctx, m.w.ns, qvec, m.opts.candidates); err != nil {
@@ -160,59 +162,107 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 	}
 
 	m.mu.RLock()
+	defer m.mu.RUnlock()
 	now := m.st.Seq
 	lambda := m.lambda()
 	seen := make(map[*unit]bool)
 	var cs []cand
-	add := func(u *unit) {
+	var rel []float64 // relevance by candidate
+	add := func(u *unit, r float64) {
 		if seen[u] {
 			return
 		}
 		seen[u] = true
 		cs = append(cs, cand{id: u.ID, role: u.Role, text: u.Text, seq: u.Seq, group: u.Group, tokens: u.Tokens,
 			vec: u.Embedding, meta: u.Meta, sal: m.priorityAt(u, now)})
+		rel = append(rel, r)
 	}
+	var near []*unit  // resident units among the nearest
+	var foreign []Hit // the nearest that other writers of the namespace stored
 	switch {
-	case m.w != nil && qvec != nil && !zero(qvec):
+	case m.w != nil && semantic:
 		for _, h := range hits {
 			id := idOf(h.Seq)
 			if u, ok := m.byID[id]; ok {
-				add(u)
+				near = append(near, u)
 			} else if _, gone := m.gone[id]; !gone {
-				// Another writer of the namespace stored it.
-				if u, err := fromRecord(h.Record); err == nil {
-					add(u)
-				}
+				foreign = append(foreign, h)
 			}
 		}
-	case qvec != nil && !zero(qvec):
-		hits, err := m.ix.nearest(ctx, qvec, m.opts.candidates)
+	case semantic:
+		hs, err := m.ix.nearest(ctx, qvec, m.opts.candidates)
 		if err != nil {
-			m.mu.RUnlock()
 			return nil, err
 		}
-		for _, h := range hits {
+		for _, h := range hs {
 			if u, ok := m.byID[h.id]; ok {
-				add(u)
+				near = append(near, u)
 			}
 		}
-	default:
+	}
+	if strings.TrimSpace(query) != "" {
+		docs := make([]int, 0, len(near)+len(m.short))
+		for _, u := range near {
+			docs = append(docs, u.slot)
+		}
+		for _, u := range m.short {
+			docs = append(docs, u.slot)
+		}
+		q := relevance.NewQuery(query, qvec)
+		all := relevance.ScoreSubset(q, m.words.ix, m.words, docs)
+		relOf := func(u *unit) float64 {
+			if u.slot >= 0 && u.slot < len(all) {
+				return all[u.slot]
+			}
+			return 0
+		}
+		for _, d := range relevance.Top(all, m.opts.candidates) {
+			if u := m.words.unit(d); u != nil && all[d] > 0 {
+				add(u, all[d])
+			}
+		}
+		for _, u := range near {
+			add(u, relOf(u))
+		}
+		for _, u := range m.short {
+			add(u, relOf(u))
+		}
+		for i := 0; i < len(cs); i++ {
+			for _, u := range m.groups[cs[i].group] {
+				add(u, relOf(u))
+			}
+		}
+		m.addForeign(foreign, add)
+	} else {
 		for _, u := range m.newestCore(m.opts.candidates) {
-			add(u)
+			add(u, 0)
+		}
+		for _, u := range m.short {
+			add(u, 0)
+		}
+		for i := 0; i < len(cs); i++ {
+			for _, u := range m.groups[cs[i].group] {
+				add(u, 0)
+			}
 		}
 	}
-	for _, u := range m.short {
-		add(u)
-	}
-	for i := range len(cs) {
-		for _, u := range m.groups[cs[i].group] {
-			add(u)
-		}
-	}
-	m.mu.RUnlock()
-
-	score(cs, query, qvec, lambda)
+	score(cs, rel, lambda)
 	return cs, nil
+}
+
+// addForeign adds the units other writers of the namespace stored, which
+// this memory has not indexed: their relevance is the cosine part alone,
+// relative to the nearest hit's.
+func (m *Memory) addForeign(hits []Hit, add func(*unit, float64)) {
+	if len(hits) == 0 {
+		return
+	}
+	best := hits[0].Similarity
+	for _, h := range hits {
+		if u, err := fromRecord(h.Record); err == nil && best > 0 {
+			add(u, (1-relevance.LexicalShare)*max(0, h.Similarity)/best)
+		}
+	}
 }
 
 // newestCore returns the n most recent core units. It scans core memory,
@@ -225,38 +275,38 @@ func (m *Memory) newestCore(n int) []*unit {
 
 // score sets each candidate's fused score: λ·relevance + (1 − λ)·salience,
 // both scaled to [0, 1] by their maximum over the candidates. Relevance is
-// engram's one hybrid (BM25 and cosine, internal/relevance).
-func score(cs []cand, query string, qvec []float32, lambda float64) {
+// engram's one measure (internal/relevance), of which a human turn inherits
+// a share from its reply, as in ratedistortion.
+func score(cs []cand, rel []float64, lambda float64) {
 	if len(cs) == 0 {
 		return
 	}
-	rel := make([]float64, len(cs))
-	if strings.TrimSpace(query) != "" {
-		ix := lexical.New()
-		for i, c := range cs {
-			ix.Add(i, text.Terms(c.text))
+	reply := make(map[int64]int)
+	for i, c := range cs {
+		if c.role == engram.RoleAI {
+			reply[c.group] = i
 		}
-		q := relevance.NewQuery(query, qvec)
-		lex := make([]float64, len(cs))
-		ix.Score(q.Terms, lex)
-		cos := make([]float64, len(cs))
-		for i, c := range cs {
-			if len(c.vec) == len(qvec) {
-				cos[i] = max(0, relevance.Dot(qvec, c.vec))
-			}
-		}
-		relevance.Mix(rel, lex, cos)
 	}
-	maxSal := 0.0
-	for _, c := range cs {
+	relevance.Smooth(rel, func(i int) int {
+		if j, ok := reply[cs[i].group]; ok && cs[i].role == engram.RoleHuman {
+			return j
+		}
+		return -1
+	})
+	maxRel, maxSal := 0.0, 0.0
+	for i, c := range cs {
+		maxRel = max(maxRel, rel[i])
 		maxSal = max(maxSal, c.sal)
 	}
 	for i := range cs {
-		sal := 0.0
+		var r, sal float64
+		if maxRel > 0 {
+			r = rel[i] / maxRel
+		}
 		if maxSal > 0 {
 			sal = cs[i].sal / maxSal
 		}
-		cs[i].score = lambda*rel[i] + (1-lambda)*sal
+		cs[i].score = lambda*r + (1-lambda)*sal
 	}
 }
 

@@ -70,6 +70,7 @@ type unit struct {
 	History   []Event
 
 	heapIdx int  // position in the eviction heap; -1 outside core
+	slot    int  // slot in the words index; -1 when not resident
 	indexed bool // present in the chromem index
 }
 
@@ -189,7 +190,7 @@ func decodeUnit(b []byte) (*unit, error) {
 		return nil, errCorrupt
 	}
 	d := &decoder{b: b[1:]}
-	u := &unit{heapIdx: -1}
+	u := &unit{heapIdx: -1, slot: -1}
 	u.Seq = d.varint()
 	u.Group = d.varint()
 	u.Role = engram.Role(d.byte1())

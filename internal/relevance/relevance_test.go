@@ -1,6 +1,7 @@
 package relevance
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -138,5 +139,57 @@ func TestSmooth(t *testing.T) {
 	})
 	if rel[0] != contextShare || rel[1] != 1 || rel[2] != 0 {
 		t.Fatalf("Smooth = %v", rel)
+	}
+}
+
+// vdocs is a Corpus of texts with random embeddings.
+type vdocs struct {
+	docs
+	vecs [][]float32
+}
+
+func (d vdocs) Vector(i int) Vector { return Compress(d.vecs[i]) }
+
+// Where every document shares a word with the query (so that Score compares
+// the embedding with each), ScoreSubset over every document is Score, and
+// over the nearest few it keeps Score's best documents: only the others lose
+// their cosine.
+func TestScoreSubsetMatchesScore(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	words := []string{"Dana", "Lee", "nurse", "marathon", "beagle", "Boston", "sister", "jazz", "tax", "garden"}
+	var d vdocs
+	for i := range 200 {
+		s := fmt.Sprintf("%s runs and talked about the %s and the %s on day %d.", words[r.IntN(2)], words[2+r.IntN(8)], words[2+r.IntN(8)], i)
+		d.docs = append(d.docs, s)
+		v := make([]float32, 16)
+		for k := range v {
+			v[k] = float32(r.NormFloat64())
+		}
+		d.vecs = append(d.vecs, v)
+	}
+	ix := index(d.docs)
+	qv := make([]float32, 16)
+	for k := range qv {
+		qv[k] = float32(r.NormFloat64())
+	}
+	q := NewQuery("When did Dana run the marathon?", qv)
+	want := Score(q, ix, d)
+	all := make([]int, len(d.docs))
+	for i := range all {
+		all[i] = i
+	}
+	// BM25 sums a query's terms in map order: equal up to rounding.
+	for i, g := range ScoreSubset(q, ix, d, all) {
+		if math.Abs(g-want[i]) > 1e-12 {
+			t.Fatalf("doc %d: ScoreSubset over every document %v, Score %v", i, g, want[i])
+		}
+	}
+	cos := make([]float64, len(d.docs))
+	for i := range cos {
+		cos[i] = max(0, d.Vector(i).Dot(qv))
+	}
+	got := ScoreSubset(q, ix, d, Top(cos, 40))
+	if g, w := Top(got, 5), Top(want, 5); !slices.Equal(g, w) {
+		t.Fatalf("best five: subset %v, full %v", g, w)
 	}
 }

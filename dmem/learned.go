@@ -1,0 +1,74 @@
+package dmem
+
+import (
+	"github.com/engram-go/engram"
+)
+
+// The learned gate ([WithGate]) corrects the hand-set policy the way
+// gate.Prior corrects ratedistortion's weights: every priority the memory
+// sets when it decides on a unit — admission, promotion, a merge — and every
+// consolidation boost is multiplied by 2·Score(f), f the unit's features at
+// admission, so an untrained gate (Score ½) changes nothing. The gate learns
+// from what follows a load: a positive δ — the consolidation that boosts the
+// units the load returned — teaches by Hindsight that they were needed, in
+// proportion to δ; a negative reward teaches by Observe(f, 0) that they were
+// not. Each unit costs one O(#features) update under the memory's lock.
+
+// admission returns the features the learned gate judges u by: what was
+// known when the memory last decided on it — its role, flags, length and
+// the surprise that placed it — as for a unit just saved, with no query.
+func admission(u *unit) engram.Features {
+	return engram.Features{Recency: 1, Tokens: u.Tokens, Role: u.Role, Flags: u.Flags, Surprise: u.Delta}
+}
+
+// learned returns the learned gate's factor on u's priority: 2·Score, or 1
+// without a gate.
+func (m *Memory) learned(u *unit) float64 {
+	if m.opts.gate == nil {
+		return 1
+	}
+	return 2 * m.opts.gate.Score(admission(u))
+}
+
+// credit teaches the learned gate that u, returned by the latest load, was
+// needed: a δ of surprise (in gate midpoints) followed. m.mu must be held.
+func (m *Memory) credit(u *unit, surprise float64) {
+	if m.opts.gate != nil {
+		m.opts.gate.Hindsight(admission(u), surprise)
+	}
+}
+
+// blame teaches the learned gate that the units the latest load returned
+// were not needed: a negative reward followed. m.mu must be held.
+func (m *Memory) blame() {
+	if m.opts.gate == nil {
+		return
+	}
+	for _, id := range m.retrieved {
+		if u, ok := m.byID[id]; ok {
+			m.opts.gate.Observe(admission(u), 0)
+		}
+	}
+}
+
+// saveGate puts the learned gate's state into the memory's state record.
+// m.mu must be held.
+func (m *Memory) saveGate() {
+	if m.opts.gate == nil {
+		return
+	}
+	if b, err := m.opts.gate.MarshalBinary(); err == nil {
+		m.st.Gate = b
+	}
+}
+
+// loadGate restores the learned gate from the state record. A state it
+// cannot read (another version of the gate's format, damage) leaves the
+// gate as it was given: a damaged record costs what it held, never the
+// memory.
+func (m *Memory) loadGate() {
+	if m.opts.gate == nil || len(m.st.Gate) == 0 {
+		return
+	}
+	_ = m.opts.gate.UnmarshalBinary(m.st.Gate)
+}

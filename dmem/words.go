@@ -1,0 +1,79 @@
+package dmem
+
+import (
+	"github.com/engram-go/engram/internal/relevance"
+	"github.com/engram-go/engram/internal/text"
+)
+
+// words is the lexical side of retrieval: an internal/relevance index (BM25
+// over words and WordNet concepts, names, answer types) over the resident
+// units, core and short-term, one dense slot per unit in the order they
+// became resident. It is in memory only, rebuilt on open. A relevance index
+// cannot drop a document, so a unit that leaves empties its slot, and once
+// a quarter of the slots are empty the index is rebuilt from the units that
+// remain: the empty slots' weight in the BM25 statistics stays small, and
+// the rebuild costs O(1) amortised per unit. Guarded by Memory.mu; searches
+// read it under the read lock (a relevance index is safe to read
+// concurrently).
+type words struct {
+	ix    *relevance.Index
+	slots []*unit    // by slot; nil once the unit left
+	names [][]string // by slot: the names the unit mentions
+	empty int        // slots emptied since the last rebuild
+}
+
+var _ relevance.Corpus = (*words)(nil)
+
+func newWords() *words { return &words{ix: relevance.NewIndex()} }
+
+// add indexes u in a new slot.
+func (w *words) add(u *unit) {
+	u.slot = len(w.slots)
+	w.ix.Add(u.slot, text.Terms(u.Text), u.Flags)
+	w.slots = append(w.slots, u)
+	w.names = append(w.names, relevance.Names(u.Text))
+}
+
+// remove empties u's slot, and rebuilds the index when a quarter of the
+// slots are empty.
+func (w *words) remove(u *unit) {
+	if u.slot < 0 || u.slot >= len(w.slots) || w.slots[u.slot] != u {
+		return
+	}
+	w.slots[u.slot], w.names[u.slot] = nil, nil
+	u.slot = -1
+	w.empty++
+	if w.empty >= 64 && 4*w.empty >= len(w.slots) {
+		w.rebuild()
+	}
+}
+
+func (w *words) rebuild() {
+	old := w.slots
+	*w = words{ix: relevance.NewIndex(), slots: make([]*unit, 0, len(old)-w.empty), names: make([][]string, 0, len(old)-w.empty)}
+	for _, u := range old {
+		if u != nil {
+			w.add(u)
+		}
+	}
+}
+
+// unit returns the unit in slot i, nil if it is empty.
+func (w *words) unit(i int) *unit {
+	if i < 0 || i >= len(w.slots) {
+		return nil
+	}
+	return w.slots[i]
+}
+
+// Len, Vector and Names make words the corpus relevance scores.
+func (w *words) Len() int { return len(w.slots) }
+
+func (w *words) Vector(i int) relevance.Vector {
+	if u := w.slots[i]; u != nil {
+		return relevance.Dense(u.Embedding)
+	}
+	return relevance.Vector{}
+}
+
+func (w *words) Names(i int) []string { return w.names[i] }
