@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"log/slog"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/engram-go/engram"
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // boltStore is the embedded [Store]: one bbolt file, which is ACID, so a
@@ -375,7 +378,14 @@ func evictBolt(units, log *bolt.Bucket, st *staged, capacity int) error {
 		k := seqKey(e.seq)
 		r, err := decodeRecord(k, units.Get(k))
 		if err != nil {
-			return err
+			// A damaged record costs that record, never the memory: failing
+			// the commit would fail every later one too.
+			slog.Warn("dmem: store: dropping an undecodable record", "seq", e.seq, "err", err)
+			if err := units.Delete(k); err != nil {
+				return err
+			}
+			st.set(e.seq, coreChange{})
+			continue
 		}
 		r.Route, r.Embedding = RouteNowhere, nil
 		if err := log.Put(k, encodeRecord(r)); err != nil {
@@ -419,7 +429,12 @@ func (s *boltStore) view(ctx context.Context, ns Namespace, fn func(b *bolt.Buck
 	if err != nil {
 		return err
 	}
-	return s.db.View(func(tx *bolt.Tx) error { return fn(tx.Bucket(rootBucket).Bucket(nsKey(ns))) })
+	err = s.db.View(func(tx *bolt.Tx) error { return fn(tx.Bucket(rootBucket).Bucket(nsKey(ns))) })
+	if errors.Is(err, berrors.ErrDatabaseNotOpen) {
+		// Close ran between the check and the transaction.
+		return fmt.Errorf("dmem: store: %w", engram.ErrClosed)
+	}
+	return err
 }
 
 func (s *boltStore) Get(ctx context.Context, ns Namespace, seq int64) (Record, error) {

@@ -28,13 +28,24 @@ type writer struct {
 	done     uint64     // tickets up to done are committed
 }
 
-// add queues ops and returns a ticket to wait on.
+// add queues ops and returns a ticket to wait on. Once a commit has failed
+// the ops are dropped, not queued: they would never be committed, and
+// waiting on the ticket returns the failure.
 func (w *writer) add(ops ...Op) uint64 {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.pending = append(w.pending, ops...)
+	if w.err == nil {
+		w.pending = append(w.pending, ops...)
+	}
 	w.queued++
 	return w.queued
+}
+
+// failed returns the error of the commit that failed, nil if none has.
+func (w *writer) failed() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
 }
 
 // wait returns once ticket t is committed, committing it if no one else has.
@@ -58,6 +69,7 @@ func (w *writer) wait(ctx context.Context, t uint64) error {
 		err = fmt.Errorf("%w: %w", errStoreFailed, err)
 		w.mu.Lock()
 		w.err = err
+		w.pending = nil // what was queued meanwhile will never commit either
 		w.mu.Unlock()
 		return err
 	}

@@ -13,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/memvars"
+	"github.com/engram-go/engram/internal/relevance"
 	"github.com/engram-go/engram/internal/text"
 	"github.com/tmc/langchaingo/schema"
 	"github.com/tmc/langchaingo/vectorstores"
@@ -23,6 +25,11 @@ type Memory struct {
 	opts options
 	w    *writer // nil when in memory only
 	own  bool    // the memory opened its store and closes it
+
+	// seqMu serialises the steps, which take sequence numbers: a block of
+	// them is reserved from the store outside mu (see lockSteps), and no
+	// other step may take it meanwhile. Taken before mu.
+	seqMu sync.Mutex
 
 	mu        sync.RWMutex // guards everything below
 	closed    bool
@@ -42,7 +49,8 @@ type Memory struct {
 	st        state
 	pending   *pendingStep // the latest step, whose transition is open
 	openHuman int64        // group of a human turn awaiting its reply, or -1
-	retrieved []string     // ids the latest load returned
+	retrieved []string     // ids the latest load returned, until consolidated
+	lastLoad  []string     // ids the latest LoadMemoryVariables returned
 	dirty     map[*unit]struct{}
 	seqEnd    int64 // sequence numbers below it, from st.Seq on, are reserved
 }
@@ -133,6 +141,7 @@ func (m *Memory) reset() {
 	m.pending = nil
 	m.openHuman = -1
 	m.retrieved = nil
+	m.lastLoad = nil
 	m.dirty = make(map[*unit]struct{})
 	m.seqEnd = 0
 }
@@ -169,6 +178,21 @@ func (m *Memory) Close() error {
 	return err
 }
 
+// writable returns why the memory takes no more writes: it is closed, or
+// its store failed a commit, after which what it holds may no longer match
+// its record. m.mu must be held.
+func (m *Memory) writable(op string) error {
+	if m.closed {
+		return fmt.Errorf("dmem: %s: %w", op, engram.ErrClosed)
+	}
+	if m.w != nil {
+		if err := m.w.failed(); err != nil {
+			return fmt.Errorf("dmem: %s: %w", op, err)
+		}
+	}
+	return nil
+}
+
 // GetMemoryKey returns the key the history is returned under.
 func (m *Memory) GetMemoryKey(context.Context) string { return m.opts.memoryKey }
 
@@ -182,11 +206,11 @@ func (m *Memory) MemoryVariables(context.Context) []string { return []string{m.o
 // skipped; both empty, a missing key or a non-string value give an error
 // wrapping [engram.ErrInvalidInput], and nothing is recorded.
 func (m *Memory) SaveContext(ctx context.Context, inputs, outputs map[string]any) error {
-	in, err := pick(inputs, m.opts.inputKey, m.opts.memoryKey, "input", "question")
+	in, err := memvars.Pick(inputs, m.opts.inputKey, m.opts.memoryKey, "input", "question")
 	if err != nil {
 		return fmt.Errorf("dmem: save inputs: %w", err)
 	}
-	out, err := pick(outputs, m.opts.outputKey, m.opts.memoryKey, "output", "text", "answer")
+	out, err := memvars.Pick(outputs, m.opts.outputKey, m.opts.memoryKey, "output", "text", "answer")
 	if err != nil {
 		return fmt.Errorf("dmem: save outputs: %w", err)
 	}
@@ -252,9 +276,9 @@ func (m *Memory) Reward(ctx context.Context, r float64) error {
 		return fmt.Errorf("dmem: reward %v: %w", r, engram.ErrInvalidInput)
 	}
 	m.mu.Lock()
-	if m.closed {
+	if err := m.writable("reward"); err != nil {
 		m.mu.Unlock()
-		return fmt.Errorf("dmem: reward: %w", engram.ErrClosed)
+		return err
 	}
 	p := m.pending
 	if p == nil {
@@ -295,6 +319,7 @@ type draft struct {
 	flags   engram.Flags
 	keys    []string        // terms and neighbouring pairs, for novelty
 	salient map[string]bool // terms that are numbers or names
+	lex     lexis           // what the words index keeps of the text
 }
 
 // record embeds and counts drafts, then places them in order and commits.
@@ -324,21 +349,15 @@ func (m *Memory) record(ctx context.Context, ds []draft) ([]string, error) {
 		}
 		d.tokens = m.opts.counter(m.line(d.role, d.text))
 		d.flags = text.Flags(d.text)
-		d.keys = keys(text.Terms(d.text))
+		terms := text.Terms(d.text)
+		d.keys = keys(terms)
 		d.salient = salientTerms(d.text)
+		d.lex = lexis{terms: terms, names: relevance.Names(d.text)}
 	}
 
-	m.mu.Lock()
-	if m.closed {
-		m.mu.Unlock()
-		return nil, fmt.Errorf("dmem: save: %w", engram.ErrClosed)
-	}
-	if err := m.checkDim(len(ds[0].vec)); err != nil {
-		m.mu.Unlock()
-		return nil, err
-	}
-	if err := m.reserve(ctx, len(ds)); err != nil {
-		m.mu.Unlock()
+	m.seqMu.Lock()
+	if err := m.lockSteps(ctx, len(ds), len(ds[0].vec)); err != nil {
+		m.seqMu.Unlock()
 		return nil, err
 	}
 	b := m.batch()
@@ -352,6 +371,7 @@ func (m *Memory) record(ctx context.Context, ds []draft) ([]string, error) {
 	}
 	t := m.commit(b)
 	m.mu.Unlock()
+	m.seqMu.Unlock()
 	return ids, m.wait(ctx, t)
 }
 
@@ -376,22 +396,42 @@ func (m *Memory) checkDim(n int) error {
 // at a time: one round trip per block, not per step.
 const reserveBlock = 64
 
-// reserve makes sure the next n steps have sequence numbers that no other
-// writer of the namespace uses. In memory only, the memory is the only
-// writer. m.mu must be held.
-func (m *Memory) reserve(ctx context.Context, n int) error {
-	if m.w == nil || m.st.Seq+int64(n) <= m.seqEnd {
-		return nil
+// lockSteps locks m.mu for n new steps with vectors of dim dimensions: the
+// memory takes writes, the dimension fits, and the next n sequence numbers
+// are reserved so that no other writer of the namespace uses them. The
+// reservation, a round trip to a remote store, runs outside m.mu, so that
+// loads and Stats never wait on the store; m.seqMu, which the caller holds,
+// keeps the block for these steps. m.mu is held on success only.
+func (m *Memory) lockSteps(ctx context.Context, n, dim int) error {
+	var first, end int64 // a block reserved outside the lock
+	for {
+		m.mu.Lock()
+		err := m.writable("save")
+		if err == nil {
+			err = m.checkDim(dim)
+		}
+		if err != nil {
+			m.mu.Unlock()
+			return err
+		}
+		if m.w == nil || m.st.Seq+int64(n) <= m.seqEnd {
+			return nil
+		}
+		if end-first >= int64(n) {
+			// Other writers may have taken numbers in between: the step
+			// clock jumps with them, so priorities decay with the
+			// namespace's steps.
+			m.st.Seq, m.seqEnd = first, end
+			return nil
+		}
+		m.mu.Unlock()
+		k := max(n, reserveBlock)
+		f, err := m.w.store.Reserve(ctx, m.w.ns, k)
+		if err != nil {
+			return fmt.Errorf("dmem: reserve: %w", err)
+		}
+		first, end = f, f+int64(k)
 	}
-	k := max(n, reserveBlock)
-	first, err := m.w.store.Reserve(ctx, m.w.ns, k)
-	if err != nil {
-		return fmt.Errorf("dmem: reserve: %w", err)
-	}
-	// Other writers may have taken numbers in between: the step clock jumps
-	// with them, so priorities decay with the namespace's steps.
-	m.st.Seq, m.seqEnd = first, first+int64(k)
-	return nil
 }
 
 // step turns one draft into a unit, judges its novelty, routes it, and
@@ -429,7 +469,7 @@ func (m *Memory) step(d *draft, b *batch) string {
 		if d.force {
 			r = RouteCore
 		}
-		m.place(u, r, priority(g, u.Novelty, m.novelty.mid(0))*m.learned(u), EventRouted, b)
+		m.place(u, r, priority(g, u.Novelty, m.novelty.mid(0))*m.learned(u), EventRouted, d.lex, b)
 	}
 
 	for _, t := range d.keys {
@@ -486,7 +526,7 @@ func (m *Memory) judge(u *unit, delta float64, kind EventKind, b *batch) {
 		} else {
 			m.unbury(u, b)
 		}
-		m.place(u, RouteCore, p, EventPromoted, b)
+		m.place(u, RouteCore, p, EventPromoted, lexisOf(u.Text), b)
 		return
 	case u.Route == RouteCore && p > m.priorityAt(u, m.st.Seq):
 		m.updatePriority(u, 1, 0, p, b)
@@ -495,8 +535,9 @@ func (m *Memory) judge(u *unit, delta float64, kind EventKind, b *batch) {
 	b.put(u)
 }
 
-// place puts u where route r says, with priority p. m.mu must be held.
-func (m *Memory) place(u *unit, r Route, p float64, kind EventKind, b *batch) {
+// place puts u where route r says, with priority p; lx is what the words
+// index keeps of its text. m.mu must be held.
+func (m *Memory) place(u *unit, r Route, p float64, kind EventKind, lx lexis, b *batch) {
 	u.Route = r
 	u.LogP = m.logP(p, m.st.Seq)
 	u.record(Event{Step: m.st.Seq, Kind: kind, Route: r, Delta: u.Delta, Gate: u.Gate, Priority: p})
@@ -504,7 +545,7 @@ func (m *Memory) place(u *unit, r Route, p float64, kind EventKind, b *batch) {
 		m.bury(u, b)
 		return
 	}
-	m.resident(u)
+	m.resident(u, lx)
 	b.put(u)
 	if r == RouteCore {
 		heap.Push(&m.heap, u)
@@ -530,12 +571,12 @@ func (m *Memory) place(u *unit, r Route, p float64, kind EventKind, b *batch) {
 	}
 }
 
-// resident makes u findable: by id, by group, by LSH, by its words.
-func (m *Memory) resident(u *unit) {
+// resident makes u findable: by id, by group, by LSH, by its words (lx).
+func (m *Memory) resident(u *unit, lx lexis) {
 	m.byID[u.ID] = u
 	m.groups[u.Group] = append(m.groups[u.Group], u)
 	m.lsh.add(u)
-	m.words.add(u)
+	m.words.add(u, lx)
 }
 
 // unplace removes u from wherever it is resident. m.mu must be held.
@@ -612,9 +653,9 @@ func (m *Memory) groupFor(r engram.Role) int64 {
 // Clear forgets everything, durably.
 func (m *Memory) Clear(ctx context.Context) error {
 	m.mu.Lock()
-	if m.closed {
+	if err := m.writable("clear"); err != nil {
 		m.mu.Unlock()
-		return fmt.Errorf("dmem: clear: %w", engram.ErrClosed)
+		return err
 	}
 	m.reset()
 	b := m.batch()
@@ -831,7 +872,7 @@ func (m *Memory) load(ctx context.Context) error {
 		if len(u.Embedding) != m.st.Dim {
 			continue
 		}
-		m.resident(u)
+		m.resident(u, lexisOf(u.Text))
 		m.heap = append(m.heap, u)
 		u.heapIdx = len(m.heap) - 1
 	}
@@ -840,7 +881,7 @@ func (m *Memory) load(ctx context.Context) error {
 		if len(u.Embedding) != m.st.Dim {
 			continue
 		}
-		m.resident(u)
+		m.resident(u, lexisOf(u.Text))
 		m.short = append(m.short, u)
 	}
 	err = s.Scan(ctx, ns, true, func(r Record) error {
@@ -874,48 +915,6 @@ func (m *Memory) load(ctx context.Context) error {
 		m.evictOverflow(b)
 	}
 	return m.wait(ctx, m.commit(b))
-}
-
-// pick returns the string value for a key of m: want if set, else the only
-// key other than skip, else the first of fallbacks present.
-func pick(m map[string]any, want, skip string, fallbacks ...string) (string, error) {
-	if m == nil {
-		return "", fmt.Errorf("nil map: %w", engram.ErrInvalidInput)
-	}
-	key := want
-	if key == "" {
-		var only []string
-		for k := range m {
-			if k != skip {
-				only = append(only, k)
-			}
-		}
-		switch {
-		case len(only) == 1:
-			key = only[0]
-		case len(only) == 0:
-			return "", fmt.Errorf("no keys: %w", engram.ErrInvalidInput)
-		default:
-			for _, f := range fallbacks {
-				if _, ok := m[f]; ok {
-					key = f
-					break
-				}
-			}
-			if key == "" {
-				return "", fmt.Errorf("%d keys and none of %q: set the key with an option: %w", len(only), fallbacks, engram.ErrInvalidInput)
-			}
-		}
-	}
-	v, ok := m[key]
-	if !ok {
-		return "", fmt.Errorf("key %q missing: %w", key, engram.ErrInvalidInput)
-	}
-	s, ok := v.(string)
-	if !ok {
-		return "", fmt.Errorf("key %q holds %T, want string: %w", key, v, engram.ErrInvalidInput)
-	}
-	return s, nil
 }
 
 // normalised returns v scaled to unit length (a copy), refusing non-finite

@@ -2,14 +2,12 @@ package dmem
 
 import (
 	"fmt"
-	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/embed"
 	learned "github.com/engram-go/engram/gate"
+	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/tokens"
 	"github.com/tmc/langchaingo/embeddings"
 )
@@ -179,7 +177,7 @@ func (o *options) validate() error {
 		return bad("namespace %s is not UTF-8 without NUL", o.ns)
 	case o.memoryKey == "":
 		return bad("empty memory key")
-	case !visiblePrefix(o.humanPrefix) || !visiblePrefix(o.aiPrefix):
+	case !memvars.VisiblePrefix(o.humanPrefix) || !memvars.VisiblePrefix(o.aiPrefix):
 		return bad("prefixes %q, %q must be non-empty and start with a visible character", o.humanPrefix, o.aiPrefix)
 	}
 	if o.counter == nil {
@@ -199,11 +197,4 @@ func (o *options) validate() error {
 		o.candidates = min(256, max(32, o.budget/8))
 	}
 	return nil
-}
-
-// visiblePrefix reports whether p can start a rendered line without letting
-// the tokenizer merge it with the line before.
-func visiblePrefix(p string) bool {
-	r, _ := utf8.DecodeRuneInString(p)
-	return p != "" && utf8.ValidString(p) && !unicode.IsSpace(r) && !strings.ContainsAny(p, "\r\n")
 }

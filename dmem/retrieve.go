@@ -11,6 +11,7 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/internal/knapsack"
+	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
 	"github.com/tmc/langchaingo/schema"
 	"github.com/tmc/langchaingo/vectorstores"
@@ -56,15 +57,25 @@ type cand struct {
 // returns the most recent units; a non-string query gives
 // [engram.ErrInvalidInput].
 func (m *Memory) LoadMemoryVariables(ctx context.Context, inputs map[string]any) (map[string]any, error) {
-	query, err := m.query(inputs)
+	query, err := memvars.Query(inputs, m.opts.inputKey, m.opts.memoryKey)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("dmem: load: %w", err)
 	}
 	h, err := m.history(ctx, query, m.opts.budget)
 	if err != nil {
 		return nil, err
 	}
 	return map[string]any{m.opts.memoryKey: h}, nil
+}
+
+// LastLoad returns the ids of the units the latest LoadMemoryVariables
+// returned, in the order of the history's lines; nil before the first load
+// and after Clear. Unlike the rendered text, ids tell identical texts apart:
+// pass them to [Memory.Explain] to see why each line was kept.
+func (m *Memory) LastLoad() []string {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return slices.Clone(m.lastLoad)
 }
 
 // history renders what a load for query returns within budget tokens.
@@ -88,40 +99,8 @@ func (m *Memory) history(ctx context.Context, query string, budget int) (string,
 		sb.WriteString(": ")
 		sb.WriteString(c.text)
 	}
-	m.noteRetrieved(ids)
+	m.noteRetrieved(ids, true)
 	return sb.String(), nil
-}
-
-// query extracts the query text from a load's inputs.
-func (m *Memory) query(inputs map[string]any) (string, error) {
-	if len(inputs) == 0 {
-		return "", nil
-	}
-	key := m.opts.inputKey
-	if key == "" {
-		key = "input"
-		if _, ok := inputs[key]; !ok {
-			var only []string
-			for k := range inputs {
-				if k != m.opts.memoryKey {
-					only = append(only, k)
-				}
-			}
-			if len(only) != 1 {
-				return "", nil
-			}
-			key = only[0]
-		}
-	}
-	v, ok := inputs[key]
-	if !ok || v == nil {
-		return "", nil
-	}
-	s, ok := v.(string)
-	if !ok {
-		return "", fmt.Errorf("dmem: load: query key %q holds %T, want string: %w", key, v, engram.ErrInvalidInput)
-	}
-	return s, nil
 }
 
 // search gathers and scores candidates for query. The semantic candidates
@@ -368,11 +347,15 @@ func (m *Memory) cost(kept []cand) int {
 	return n - last.tokens + m.opts.counter(m.prefix(last.role)+": "+last.text)
 }
 
-// noteRetrieved remembers what a load returned, for consolidation.
-func (m *Memory) noteRetrieved(ids []string) {
+// noteRetrieved remembers what a search returned, for consolidation, and
+// for LastLoad if it was a LoadMemoryVariables.
+func (m *Memory) noteRetrieved(ids []string, load bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.retrieved = ids
+	if load {
+		m.lastLoad = ids
+	}
 	for _, id := range ids {
 		if u, ok := m.byID[id]; ok {
 			u.Retrieved++
@@ -444,7 +427,7 @@ func (m *Memory) SimilaritySearch(ctx context.Context, query string, n int, opti
 		out = append(out, schema.Document{PageContent: c.text, Metadata: meta, Score: float32(c.score)})
 		ids = append(ids, c.id)
 	}
-	m.noteRetrieved(ids)
+	m.noteRetrieved(ids, false)
 	return out, nil
 }
 

@@ -2,10 +2,9 @@ package dmem
 
 import (
 	"context"
-	"fmt"
 	"math"
-	"strings"
-	"unicode/utf8"
+
+	"github.com/engram-go/engram"
 )
 
 // Namespace scopes what a [Store] holds. Every record, term count, learned
@@ -13,23 +12,9 @@ import (
 // operation reads or changes another: a unit is never returned, counted,
 // merged, evicted or learned from across namespaces. The zero Namespace is
 // a namespace like any other. Its fields must be valid UTF-8 without NUL
-// bytes, so that every store can keep them as text.
-type Namespace struct {
-	User, Agent, Session string
-}
-
-// Valid reports whether every field is valid UTF-8 without NUL bytes.
-func (n Namespace) Valid() bool {
-	for _, f := range [...]string{n.User, n.Agent, n.Session} {
-		if !utf8.ValidString(f) || strings.IndexByte(f, 0) >= 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// String renders the namespace as user/agent/session, for messages.
-func (n Namespace) String() string { return fmt.Sprintf("%q/%q/%q", n.User, n.Agent, n.Session) }
+// bytes ([engram.Namespace.Valid]), so that every store can keep them as
+// text. It is [engram.Namespace], so every backend shares one type.
+type Namespace = engram.Namespace
 
 // Record is one unit as a store keeps it: the columns a store searches,
 // orders and evicts by, and Data, the rest of the unit in dmem's encoding,

@@ -3,6 +3,8 @@ package dmem_test
 import (
 	"testing"
 
+	"github.com/engram-go/engram"
+
 	"github.com/engram-go/engram/dmem"
 	"github.com/engram-go/engram/dmem/storetest"
 )
@@ -18,3 +20,6 @@ func TestStoreConformance(t *testing.T) {
 		return s
 	})
 }
+
+// dmem's namespace is the root package's, so both backends share one type.
+var _ engram.Namespace = dmem.Namespace{}

@@ -26,12 +26,22 @@ var _ relevance.Corpus = (*words)(nil)
 
 func newWords() *words { return &words{ix: relevance.NewIndex()} }
 
-// add indexes u in a new slot.
-func (w *words) add(u *unit) {
+// lexis is what the words index keeps of a unit's text: its terms and the
+// names it mentions. Finding them is most of the cost of indexing, so a new
+// step finds them before taking Memory.mu.
+type lexis struct {
+	terms []string // text.Terms
+	names []string // relevance.Names
+}
+
+func lexisOf(s string) lexis { return lexis{terms: text.Terms(s), names: relevance.Names(s)} }
+
+// add indexes u, whose text has lx, in a new slot.
+func (w *words) add(u *unit, lx lexis) {
 	u.slot = len(w.slots)
-	w.ix.Add(u.slot, text.Terms(u.Text), u.Flags)
+	w.ix.Add(u.slot, lx.terms, u.Flags)
 	w.slots = append(w.slots, u)
-	w.names = append(w.names, relevance.Names(u.Text))
+	w.names = append(w.names, lx.names)
 }
 
 // remove empties u's slot, and rebuilds the index when a quarter of the
@@ -49,11 +59,11 @@ func (w *words) remove(u *unit) {
 }
 
 func (w *words) rebuild() {
-	old := w.slots
+	old, names := w.slots, w.names
 	*w = words{ix: relevance.NewIndex(), slots: make([]*unit, 0, len(old)-w.empty), names: make([][]string, 0, len(old)-w.empty)}
-	for _, u := range old {
+	for i, u := range old {
 		if u != nil {
-			w.add(u)
+			w.add(u, lexis{terms: text.Terms(u.Text), names: names[i]})
 		}
 	}
 }

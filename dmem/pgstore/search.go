@@ -28,7 +28,7 @@ func (s *Store) Query(ctx context.Context, ns dmem.Namespace, vec []float32, n i
 		hits, err = s.queryExact(ctx, id, vec, n)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("pgstore: query %s: %w", ns, err)
+		return nil, s.fail("query "+ns.String(), err)
 	}
 	return hits, nil
 }

@@ -76,6 +76,16 @@ func (s *Store) check(ctx context.Context) error {
 	return ctx.Err()
 }
 
+// fail wraps err, an error of the database, for op; if the store was
+// closed meanwhile it is [engram.ErrClosed]: a call that passed check just
+// before Close finds the pool closed.
+func (s *Store) fail(op string, err error) error {
+	if s.closed.Load() {
+		return fmt.Errorf("pgstore: %s: %w (%v)", op, engram.ErrClosed, err)
+	}
+	return fmt.Errorf("pgstore: %s: %w", op, err)
+}
+
 // id returns the namespace's row id, creating the row.
 func (s *Store) id(ctx context.Context, ns dmem.Namespace) (int64, error) {
 	if err := s.check(ctx); err != nil {
@@ -94,7 +104,7 @@ func (s *Store) id(ctx context.Context, ns dmem.Namespace) (int64, error) {
 		ON CONFLICT (usr, agent, session) DO UPDATE SET usr = EXCLUDED.usr RETURNING id`,
 		ns.User, ns.Agent, ns.Session).Scan(&id)
 	if err != nil {
-		return 0, fmt.Errorf("pgstore: namespace %s: %w", ns, err)
+		return 0, s.fail("namespace "+ns.String(), err)
 	}
 	s.mu.Lock()
 	s.ids[ns] = id
@@ -198,7 +208,7 @@ func (s *Store) Commit(ctx context.Context, ns dmem.Namespace, ops []dmem.Op) er
 		return tx.SendBatch(ctx, b).Close()
 	})
 	if err != nil {
-		return fmt.Errorf("pgstore: commit to %s: %w", ns, err)
+		return s.fail("commit to "+ns.String(), err)
 	}
 	return nil
 }
@@ -282,7 +292,7 @@ func (s *Store) index(ctx context.Context, v []float32) error {
 	_, err := s.pool.Exec(ctx, fmt.Sprintf(`CREATE INDEX IF NOT EXISTS dmem_units_hnsw_%d ON dmem_units
 		USING hnsw ((vec::vector(%d)) vector_cosine_ops) WHERE vector_dims(vec) = %d`, n, n, n))
 	if err != nil {
-		return fmt.Errorf("pgstore: index dimension %d: %w", n, err)
+		return s.fail(fmt.Sprintf("index dimension %d", n), err)
 	}
 	s.mu.Lock()
 	s.indexed[n] = true
@@ -303,7 +313,7 @@ func (s *Store) Reserve(ctx context.Context, ns dmem.Namespace, n int) (int64, e
 	var first int64
 	err = s.pool.QueryRow(ctx, "UPDATE dmem_namespaces SET next_seq = next_seq + $2 WHERE id = $1 RETURNING next_seq - $2", id, int64(n)).Scan(&first)
 	if err != nil {
-		return 0, fmt.Errorf("pgstore: reserve: %w", err)
+		return 0, s.fail("reserve", err)
 	}
 	return first, nil
 }
@@ -329,7 +339,7 @@ func (s *Store) Get(ctx context.Context, ns dmem.Namespace, seq int64) (dmem.Rec
 	case errors.Is(err, pgx.ErrNoRows):
 		return dmem.Record{}, fmt.Errorf("pgstore: record %d of %s: %w", seq, ns, engram.ErrNotFound)
 	case err != nil:
-		return dmem.Record{}, fmt.Errorf("pgstore: get: %w", err)
+		return dmem.Record{}, s.fail("get", err)
 	}
 	return r, nil
 }
@@ -346,12 +356,12 @@ func (s *Store) Scan(ctx context.Context, ns dmem.Namespace, log bool, fn func(d
 	}
 	rows, err := s.pool.Query(ctx, q, id)
 	if err != nil {
-		return fmt.Errorf("pgstore: scan: %w", err)
+		return s.fail("scan", err)
 	}
 	// Collected first, so that fn holds no connection and may commit.
 	rs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (dmem.Record, error) { return scanRecord(row) })
 	if err != nil {
-		return fmt.Errorf("pgstore: scan: %w", err)
+		return s.fail("scan", err)
 	}
 	for _, r := range rs {
 		if err := ctx.Err(); err != nil {
@@ -372,17 +382,17 @@ func (s *Store) Load(ctx context.Context, ns dmem.Namespace) (dmem.Snapshot, err
 	}
 	snap := dmem.Snapshot{Terms: make(map[string]int64)}
 	if err := s.pool.QueryRow(ctx, "SELECT state FROM dmem_namespaces WHERE id = $1", id).Scan(&snap.State); err != nil {
-		return dmem.Snapshot{}, fmt.Errorf("pgstore: load: %w", err)
+		return dmem.Snapshot{}, s.fail("load", err)
 	}
 	rows, err := s.pool.Query(ctx, "SELECT term, n FROM dmem_terms WHERE ns = $1", id)
 	if err != nil {
-		return dmem.Snapshot{}, fmt.Errorf("pgstore: load: %w", err)
+		return dmem.Snapshot{}, s.fail("load", err)
 	}
 	var t string
 	var n int64
 	_, err = pgx.ForEachRow(rows, []any{&t, &n}, func() error { snap.Terms[t] = n; return nil })
 	if err != nil {
-		return dmem.Snapshot{}, fmt.Errorf("pgstore: load: %w", err)
+		return dmem.Snapshot{}, s.fail("load", err)
 	}
 	return snap, nil
 }

@@ -1,0 +1,79 @@
+package dmem
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/engram-go/engram"
+	bolt "go.etcd.io/bbolt"
+)
+
+func openBolt(t *testing.T) *boltStore {
+	t.Helper()
+	s, err := OpenStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s.(*boltStore)
+}
+
+// A core record that no longer decodes is dropped by the eviction that
+// reaches it; the commit, and every later one, succeeds.
+func TestEvictSkipsDamagedRecord(t *testing.T) {
+	s := openBolt(t)
+	var ns Namespace
+	var ops []Op
+	for seq := range int64(4) {
+		ops = append(ops, Put(Record{Seq: seq, Route: RouteCore, LogP: float64(seq), Embedding: []float32{1, float32(seq)}, Data: []byte("x")}))
+	}
+	if err := s.Commit(bg, ns, ops); err != nil {
+		t.Fatal(err)
+	}
+	// Damage the lowest-priority record, the first to be evicted.
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(rootBucket).Bucket(nsKey(ns)).Bucket(unitsBucket).Put(seqKey(0), []byte{0xff})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Commit(bg, ns, []Op{Evict(2)}); err != nil {
+		t.Fatalf("an eviction reaching a damaged record failed: %v", err)
+	}
+	var kept []int64
+	if err := s.Scan(bg, ns, false, func(r Record) error { kept = append(kept, r.Seq); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(kept) != 2 || kept[0] != 2 || kept[1] != 3 {
+		t.Fatalf("after evicting to 2: stored %v, want [2 3]", kept)
+	}
+	if _, err := s.Get(bg, ns, 0); !errors.Is(err, engram.ErrNotFound) {
+		t.Fatalf("the damaged record is still there: %v", err)
+	}
+	if err := s.Commit(bg, ns, []Op{Evict(1)}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A read that passed the closed check just before Close ran reports
+// ErrClosed, not bbolt's own error.
+func TestBoltReadRacingClose(t *testing.T) {
+	s := openBolt(t)
+	var ns Namespace
+	if err := s.Commit(bg, ns, []Op{Put(Record{Seq: 1, Route: RouteCore, Embedding: []float32{1}})}); err != nil {
+		t.Fatal(err)
+	}
+	// The state Close leaves between a read's check and its transaction.
+	if err := s.db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(bg, ns, 1); !errors.Is(err, engram.ErrClosed) {
+		t.Fatalf("Get: %v, want ErrClosed", err)
+	}
+	if _, err := s.Load(bg, ns); !errors.Is(err, engram.ErrClosed) {
+		t.Fatalf("Load: %v, want ErrClosed", err)
+	}
+	if err := s.Scan(bg, ns, false, func(Record) error { return nil }); !errors.Is(err, engram.ErrClosed) {
+		t.Fatalf("Scan: %v, want ErrClosed", err)
+	}
+}
