@@ -51,7 +51,7 @@ func newBackend(ctx context.Context, c config, llm llms.Model) (*backend, error)
 			return nil, err
 		}
 		b := &backend{rec: &recorder{Memory: m}, sink: m, close: m.Close}
-		b.why = func() string { return whyDMem(m, b.rec.history()) }
+		b.why = func() string { return whyDMem(m) }
 		b.stats = func() string { return statsDMem(m) }
 		return b, nil
 	case "rd":
@@ -198,10 +198,9 @@ func whyRecent(rule string, r *recorder) string {
 
 // whyDMem explains D-MEM's last load: every stored unit, kept or not, with
 // the route, surprise and priority that decided, and the history of those
-// kept. D-MEM explains units one at a time, so the units kept are found by
-// their lines in the history the load returned.
-func whyDMem(m *dmem.Memory, history string) string {
-	lines := historyLines(history)
+// kept (the units of the last load, by LastLoad).
+func whyDMem(m *dmem.Memory) string {
+	last := m.LastLoad()
 	units := append(m.Units(dmem.RouteCore), m.Units(dmem.RouteShort)...)
 	slices.SortFunc(units, func(a, b engram.Unit) int { return int(a.Seq - b.Seq) })
 	var kept, dropped strings.Builder
@@ -213,7 +212,7 @@ func whyDMem(m *dmem.Memory, history string) string {
 		} else if err != nil {
 			return err.Error()
 		}
-		if slices.ContainsFunc(lines, func(l string) bool { _, t, _ := strings.Cut(l, ": "); return t == u.Text }) {
+		if slices.Contains(last, u.ID) {
 			nk++
 			kept.WriteString(indent(brief(x.String(), 3)))
 		} else {
