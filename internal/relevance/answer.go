@@ -2,6 +2,7 @@ package relevance
 
 import (
 	"math"
+	"slices"
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/internal/lexicon"
@@ -87,22 +88,33 @@ func kindTerms(terms []string) []kindTerm {
 }
 
 // match returns how well document doc of ix answers a question of type a,
-// in [0, 1]: 1 for a flag it asks for (a date for "when"), else the rarity
-// of the document's rarest word of a class it asks for — "knitting" answers
-// "what hobby" better than "way" or "fun", which are everywhere.
-func (a answerType) match(ix *Index, doc int) float64 {
+// in [0, 1]: 1 for a date or number it asks for; otherwise the rarity of the
+// document's rarest word of a class it asks for, or of a name the question
+// does not already hold — "knitting" answers "what hobby" better than "way"
+// or "fun", which are everywhere, and "Reuters" answers "where is Wren
+// employed" better than a friend's name met in every other turn.
+func (a answerType) match(ix *Index, c Corpus, q Query, doc int) float64 {
 	if doc >= len(ix.kinds) {
 		return 0
 	}
-	if ix.flags[doc]&a.flags != 0 {
+	if ix.flags[doc]&a.flags&^engram.FlagName != 0 {
 		return 1
 	}
+	n := ix.words.Len()
+	if n <= 1 {
+		return 0
+	}
+	norm := math.Log(1 + float64(n))
 	best := 0.0
-	if n := ix.words.Len(); n > 1 {
-		norm := math.Log(1 + float64(n))
-		for _, kt := range ix.kinds[doc] {
-			if kt.kinds&a.kinds != 0 {
-				best = max(best, ix.words.IDF(kt.term)/norm)
+	for _, kt := range ix.kinds[doc] {
+		if kt.kinds&a.kinds != 0 {
+			best = max(best, ix.words.IDF(kt.term)/norm)
+		}
+	}
+	if a.flags&engram.FlagName != 0 {
+		for _, name := range c.Names(doc) {
+			if !slices.Contains(q.Names, name) {
+				best = max(best, ix.words.IDF(name)/norm)
 			}
 		}
 	}

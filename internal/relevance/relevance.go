@@ -136,7 +136,7 @@ func mix(q Query, ix *Index, c Corpus, lex, cos []float64) []float64 {
 	if a := expectedAnswer(q.Text); !a.zero() && answerBoost > 0 {
 		// Only the best candidates can be selected; the rest keep their score.
 		for _, d := range topK(rel, answerCandidates) {
-			rel[d] *= 1 + answerBoost*a.match(ix, d)
+			rel[d] *= 1 + answerBoost*a.match(ix, c, q, d)
 		}
 	}
 	return rel
