@@ -12,8 +12,9 @@ import (
 
 // TestConversationRecall replays synthetic conversations (memeval's
 // generator, seed 1, five samples) into ratedistortion with the hand-set
-// weights ("rd"), the label-free gate ("rd-gate", correcting the hand-set
-// weights through gate.Prior and trained on later turns' references) and the
+// weights ("rd"), the label-free gate ("rd-gate": ratedistortion.WithGate,
+// replayed as an agent loop so that the buffer learns whether the
+// conversation comes back to what a load kept) and the
 // supervised gate fit on seed 2's evidence labels ("rd-gate-sup"), and checks
 // that at 1,024 tokens the label-free gate recalls at least as much as the
 // hand-set weights and at least 95 % of the supervised gate.

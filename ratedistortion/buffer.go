@@ -121,6 +121,7 @@ func (b *Buffer) AddMessages(ctx context.Context, msgs ...llms.ChatMessage) erro
 	for i, e := range es {
 		b.place(e, keep[i])
 	}
+	b.learnFromReferral(es)
 	if b.opts.maxUnits > 0 && len(b.pool) > b.opts.maxUnits {
 		b.enforceCap()
 	}
@@ -237,6 +238,7 @@ func (b *Buffer) Reward(_ context.Context, r float64) error {
 			u.e.reward += r
 		}
 	}
+	b.learnFromReward(r)
 	return nil
 }
 

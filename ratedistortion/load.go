@@ -80,6 +80,7 @@ type selection struct {
 	sol     knapsack.Solution
 	itemOf  []int    // by unit: its group's item
 	reserve int      // tokens left for the summary
+	learned bool     // the gate has learned from this load (learn.go)
 	summary []string // summary lines, each ending in "\n"
 	sumTok  int      // their exact cost, header included
 }

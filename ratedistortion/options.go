@@ -7,6 +7,7 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/embed"
+	"github.com/engram-go/engram/gate"
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/tokens"
 	"github.com/tmc/langchaingo/embeddings"
@@ -28,6 +29,7 @@ type options struct {
 	encoding       tokens.Encoding
 	embedder       embeddings.Embedder
 	scorer         engram.Scorer
+	gate           *gate.Gate
 	summarizer     llms.Model
 	summaryShare   float64
 	maxUnits       int
@@ -97,6 +99,15 @@ func WithEmbedder(e embeddings.Embedder) Option { return func(o *options) { o.em
 // learned gate. Default: [DefaultWeights].
 func WithScorer(s engram.Scorer) Option { return func(o *options) { o.scorer = s } }
 
+// WithGate makes a learned gate correct the scorer's utilities (see
+// [gate.Prior]) and trains it online, label-free, from what the buffer sees:
+// after each load, the next save labels every unit the load kept by whether
+// the conversation came back to it (a rarer word of it said again), and
+// [Buffer.Reward] passes rewards on to the units the last load kept. The
+// caller owns the gate and may save it with gate's MarshalBinary. Default
+// nil: the scorer alone.
+func WithGate(g *gate.Gate) Option { return func(o *options) { o.gate = g } }
+
 // WithSummarizer makes a model summarise what a load leaves out, instead of
 // the default extractive summary. Default nil.
 func WithSummarizer(m llms.Model) Option { return func(o *options) { o.summarizer = m } }
@@ -164,6 +175,9 @@ func (o *options) validate() error {
 	}
 	if o.scorer == nil {
 		o.scorer = DefaultWeights
+	}
+	if o.gate != nil {
+		o.scorer = gate.Prior{Base: o.scorer, Gate: o.gate}
 	}
 	if o.logger == nil {
 		o.logger = slog.Default()

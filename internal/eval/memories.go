@@ -3,7 +3,6 @@ package eval
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
@@ -11,7 +10,6 @@ import (
 	"github.com/engram-go/engram/dmem"
 	"github.com/engram-go/engram/gate"
 	"github.com/engram-go/engram/internal/dataset"
-	"github.com/engram-go/engram/internal/text"
 	"github.com/engram-go/engram/ratedistortion"
 	"github.com/tmc/langchaingo/memory"
 	"github.com/tmc/langchaingo/schema"
@@ -96,14 +94,15 @@ func Select(all []Memory, names string) ([]Memory, error) {
 // Gates returns ratedistortion with a learned gate (package gate) as its
 // scorer in place of the hand-set weights:
 //
-//	rd-gate      label-free: a fresh gate per conversation that learns during
-//	             the replay from later turns referring back to earlier units
+//	rd-gate      label-free: ratedistortion.WithGate with a fresh gate per
+//	             conversation, replayed as an agent loop (load, then save), so
+//	             that the buffer learns whether turns come back to what it kept
 //	rd-gate-sup  supervised, for comparison only: one gate fit to the
 //	             evidence labels of conversations of another seed (2)
 func Gates() []Memory {
 	return []Memory{
 		{Name: "rd-gate", Engram: true, New: func(_ context.Context, budget int, _ *dataset.Sample) (schema.Memory, error) {
-			return newReferral(budget)
+			return newAgentLoop(budget)
 		}},
 		{Name: "rd-gate-sup", Engram: true, New: func(ctx context.Context, budget int, _ *dataset.Sample) (schema.Memory, error) {
 			g, err := supervisedGate(ctx)
@@ -116,98 +115,33 @@ func Gates() []Memory {
 	}
 }
 
-// Hindsight from reference: before each turn is saved, the buffer is loaded
-// with it, as an agent loop does, and each unit at least referralHorizon
-// units old is an example for the gate, with the features that load saw:
-// positive if the turn refers back to it (shares a rare content word with
-// it), negative otherwise. A uniform sample of at most referralSample units
-// per turn keeps the work constant and the base rate unbiased.
-const (
-	referralHorizon = 32 // younger units are the recency window's business
-	referralSample  = 256
-	referralRare    = 50 // a word is rare if in at most 1/50 of units (or 2)
-)
-
-// referral is a ratedistortion buffer whose gate learns from references.
-type referral struct {
+// agentLoop is a ratedistortion buffer with a learned gate (WithGate), used
+// the way an agent loop uses memory: before each turn is saved, the memory
+// is loaded with it, so the buffer's own hindsight — did the conversation
+// come back to what the load kept? — trains the gate.
+type agentLoop struct {
 	*ratedistortion.Buffer
-	gate  *gate.Gate
-	terms [][]string     // by unit Seq: its distinct content words
-	df    map[string]int // units containing each word
-	rng   *rand.Rand
 }
 
-func newReferral(budget int) (*referral, error) {
+func newAgentLoop(budget int) (*agentLoop, error) {
 	g, err := gate.New()
 	if err != nil {
 		return nil, err
 	}
-	b, err := ratedistortion.New(ratedistortion.WithTokenBudget(budget),
-		ratedistortion.WithScorer(gate.Prior{Base: ratedistortion.DefaultWeights, Gate: g}))
+	b, err := ratedistortion.New(ratedistortion.WithTokenBudget(budget), ratedistortion.WithGate(g))
 	if err != nil {
 		return nil, err
 	}
-	return &referral{Buffer: b, gate: g, df: make(map[string]int), rng: rand.New(rand.NewPCG(1, 2))}, nil
+	return &agentLoop{b}, nil
 }
 
-func (r *referral) SaveContext(ctx context.Context, in, out map[string]any) error {
-	q, _ := in["input"].(string)
-	a, _ := out["output"].(string)
-	if q != "" && r.Buffer.Len() > referralHorizon {
-		if _, err := r.Buffer.LoadMemoryVariables(ctx, map[string]any{"input": q}); err != nil {
+func (a *agentLoop) SaveContext(ctx context.Context, in, out map[string]any) error {
+	if q, _ := in["input"].(string); q != "" && a.Buffer.Len() > 0 {
+		if _, err := a.Buffer.LoadMemoryVariables(ctx, map[string]any{"input": q}); err != nil {
 			return err
 		}
-		if x, ok := r.Buffer.Explain(); ok {
-			r.learn(x, distinct(text.Terms(q+" "+a)))
-		}
 	}
-	if err := r.Buffer.SaveContext(ctx, in, out); err != nil {
-		return err
-	}
-	for _, s := range []string{q, a} {
-		if s != "" {
-			ts := distinct(text.Terms(s))
-			r.terms = append(r.terms, ts)
-			for _, t := range ts {
-				r.df[t]++
-			}
-		}
-	}
-	return nil
-}
-
-// learn teaches the gate which of the units x reports the later turn, with
-// content words later, refers back to.
-func (r *referral) learn(x ratedistortion.Explanation, later []string) {
-	rare := max(2, len(r.terms)/referralRare)
-	us := slices.Clone(x.Units)
-	r.rng.Shuffle(len(us), func(i, j int) { us[i], us[j] = us[j], us[i] })
-	n := 0
-	for _, u := range us {
-		if n == referralSample {
-			break
-		}
-		if u.Features.AgeSteps < referralHorizon || u.Seq >= int64(len(r.terms)) {
-			continue
-		}
-		f := u.Features
-		label := 0.0
-		if refersTo(later, r.terms[u.Seq], r.df, rare) {
-			label = 1
-		}
-		r.gate.Observe(f, label)
-		n++
-	}
-}
-
-// refersTo reports whether later shares a rare word with earlier.
-func refersTo(later, earlier []string, df map[string]int, rare int) bool {
-	for _, t := range later {
-		if df[t] <= rare && slices.Contains(earlier, t) {
-			return true
-		}
-	}
-	return false
+	return a.Buffer.SaveContext(ctx, in, out)
 }
 
 func distinct(ts []string) []string {

@@ -39,6 +39,9 @@ const queryConcepts = 2
 // NewIndex returns an empty index.
 func NewIndex() *Index { return &Index{words: lexical.New(), concepts: lexical.New()} }
 
+// DocFreq returns how many documents hold the stemmed word t.
+func (ix *Index) DocFreq(t string) int { return ix.words.DocFreq(t) }
+
 // Len returns the number of documents.
 func (ix *Index) Len() int { return ix.words.Len() }
 

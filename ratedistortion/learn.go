@@ -1,0 +1,69 @@
+package ratedistortion
+
+// referralShare is the largest share of the pool a word may appear in and
+// still count as a reference: "Lisbon" said again points back to the turn
+// that said it first; "today" does not.
+const referralShare = 0.02
+
+// learnFromReferral teaches the gate, label-free, from what the model was
+// shown: a unit the last load kept is labelled 1 if the turns saved since
+// use one of its rarer words — the conversation came back to it — and 0 if
+// not. Each load is learned from once, by the save that follows it; the work
+// is bounded by the units one load keeps. b.mu is held.
+func (b *Buffer) learnFromReferral(added []*entry) {
+	s := b.last
+	if b.opts.gate == nil || s == nil || s.learned {
+		return
+	}
+	s.learned = true
+	said := make(map[string]bool)
+	for _, e := range added {
+		for _, t := range e.terms {
+			said[t] = true
+		}
+	}
+	maxDF := max(2, int(referralShare*float64(len(b.pool))))
+	var yes, no []int
+	for i, u := range s.units {
+		if !s.kept[i] {
+			continue
+		}
+		referred := false
+		for _, t := range u.e.terms {
+			if said[t] && b.index.DocFreq(t) <= maxDF {
+				referred = true
+				break
+			}
+		}
+		if referred {
+			yes = append(yes, i)
+		} else {
+			no = append(no, i)
+		}
+	}
+	// Most of what a load keeps is never referred to again. Learning from
+	// as many unreferred units as referred ones (at least one) keeps the
+	// gate's scores near ½ for an ordinary unit, so that it corrects the
+	// scorer up and down instead of shrinking everything.
+	for _, i := range yes {
+		b.opts.gate.Observe(s.units[i].features, 1)
+	}
+	for k := range min(len(no), max(1, len(yes))) {
+		// Spread the choice over the unreferred units, load after load.
+		i := no[(k*7919+int(b.seq))%len(no)]
+		b.opts.gate.Observe(s.units[i].features, 0)
+	}
+}
+
+// learnFromReward passes a reward to the gate for every unit the last load
+// kept: they were retrieved and then rewarded. b.mu is held.
+func (b *Buffer) learnFromReward(r float64) {
+	if b.opts.gate == nil || b.last == nil {
+		return
+	}
+	for i, u := range b.last.units {
+		if b.last.kept[i] {
+			b.opts.gate.Hindsight(u.features, r)
+		}
+	}
+}
