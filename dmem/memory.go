@@ -732,15 +732,7 @@ func (m *Memory) line(r engram.Role, s string) string {
 }
 
 func (m *Memory) prefix(r engram.Role) string {
-	switch r {
-	case engram.RoleHuman:
-		return m.opts.humanPrefix
-	case engram.RoleAI, engram.RoleToolCall:
-		return m.opts.aiPrefix
-	case engram.RoleToolResult:
-		return "tool"
-	}
-	return "system"
+	return memvars.Label(r, m.opts.humanPrefix, m.opts.aiPrefix)
 }
 
 // batch is the store ops one memory operation produces. m.mu must be held

@@ -8,6 +8,7 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/embed"
+	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
 	"github.com/engram-go/engram/internal/text"
 	"github.com/tmc/langchaingo/llms"
@@ -98,16 +99,7 @@ func (d *draft) aiCall(m llms.AIChatMessage) {
 
 // prefix returns the label a role's lines start with.
 func (b *Buffer) prefix(r engram.Role) string {
-	switch r {
-	case engram.RoleHuman:
-		return b.opts.humanPrefix
-	case engram.RoleAI, engram.RoleToolCall:
-		return b.opts.aiPrefix
-	case engram.RoleToolResult:
-		return "tool"
-	default:
-		return "system"
-	}
+	return memvars.Label(r, b.opts.humanPrefix, b.opts.aiPrefix)
 }
 
 // line renders one unit as it appears in the history, newline included.

@@ -50,6 +50,17 @@ func stringValue(m map[string]any, key string) (string, error) {
 	return v, nil
 }
 
+// pair reads the human and AI texts the replay saves.
+func pair(in, out map[string]any) (human, ai string, err error) {
+	if human, err = stringValue(in, "input"); err != nil {
+		return "", "", err
+	}
+	if ai, err = stringValue(out, "output"); err != nil {
+		return "", "", err
+	}
+	return human, ai, nil
+}
+
 // pack renders the given lines, best first, while they fit the budget, in
 // chronological order.
 func (l *lines) pack(ranked []int) string {
@@ -79,11 +90,7 @@ type bm25 struct {
 func newBM25(budget int) *bm25 { return &bm25{lines: lines{budget: budget}, index: lexical.New()} }
 
 func (m *bm25) SaveContext(_ context.Context, in, out map[string]any) error {
-	h, err := stringValue(in, "input")
-	if err != nil {
-		return err
-	}
-	a, err := stringValue(out, "output")
+	h, a, err := pair(in, out)
 	if err != nil {
 		return err
 	}
@@ -148,11 +155,7 @@ func newOracle(budget int, s *dataset.Sample) *oracle {
 }
 
 func (o *oracle) SaveContext(_ context.Context, in, out map[string]any) error {
-	h, err := stringValue(in, "input")
-	if err != nil {
-		return err
-	}
-	a, err := stringValue(out, "output")
+	h, a, err := pair(in, out)
 	if err != nil {
 		return err
 	}

@@ -96,3 +96,19 @@ func VisiblePrefix(p string) bool {
 	r, _ := utf8.DecodeRuneInString(p)
 	return p != "" && utf8.ValidString(p) && !unicode.IsSpace(r) && !strings.ContainsAny(p, "\r\n")
 }
+
+// Label returns the label a role's history lines start with: the human and
+// AI prefixes a memory was given, "tool" for tool results, "system" for the
+// rest. Tool calls are the AI's.
+func Label(r engram.Role, human, ai string) string {
+	switch r {
+	case engram.RoleHuman:
+		return human
+	case engram.RoleAI, engram.RoleToolCall:
+		return ai
+	case engram.RoleToolResult:
+		return "tool"
+	default:
+		return "system"
+	}
+}
