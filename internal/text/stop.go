@@ -25,6 +25,12 @@ var stopWords = func() map[string]struct{} {
 		"youre", "dont", "didnt", "doesnt", "isnt", "wasnt", "thats", "whats", "s", "t", "d", "ll",
 		"m", "re", "ve", "anything", "something", "thing", "things", "lot", "well", "kind", "sort",
 		"ca", "wo", "sha", "quite", "pretty", "still", "even", "though", "ah", "hey", "hi", "hmm", "lol", "wow",
+		// interjections and greetings, which start sentences with a capital
+		// and would otherwise pass for names
+		"yo", "ha", "hah", "haha", "hahaha", "heh", "hehe", "omg", "aww", "aw", "ooh", "oooh", "ohh",
+		"ahh", "yay", "ugh", "yikes", "whoa", "woah", "huh", "nah", "yep", "yup", "nope", "welp",
+		"oops", "hiya", "howdy", "hello", "bye", "cheers", "congrats", "thanks", "thank", "please",
+		"sorry", "wait", "anyway", "anyways", "btw", "tbh", "lmao", "haa", "eh", "meh", "um", "uh",
 	} {
 		m[w] = struct{}{}
 	}
