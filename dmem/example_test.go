@@ -35,13 +35,12 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(v["history"]) // the fact, one "haha" from the short-term buffer, the surprise
+	fmt.Println(v["history"]) // the fact and the surprise; the chit-chat stays out
 	x, _ := m.Explain("u0")
 	fmt.Println(x.Route, x.Gate > 0.5)
 	// Output:
 	// Human: My sister Priya moved to Lisbon in March 2021.
 	// AI: Lisbon in spring, lovely!
-	// AI: haha
 	// tool: tool_result: refund API accepted batch 7731
 	// core true
 }
