@@ -40,12 +40,11 @@ var answerCues = func() map[string]answerType {
 	name := answerType{flags: engram.FlagName}
 	add(date, "when", "date", "day", "month", "year", "recently", "ago")
 	add(number, "old", "age", "much", "many", "cost", "price", "pay", "paid", "number", "often")
-	add(answerType{kinds: lexicon.KindLocation, flags: engram.FlagName}, "where", "city", "town",
+	add(answerType{kinds: lexicon.KindLocation, flags: engram.FlagName}, "city", "town",
 		"country", "place", "live", "lives", "living", "based", "move", "moved", "home", "visit", "trip")
-	add(answerType{kinds: lexicon.KindPerson, flags: engram.FlagName}, "who", "whom")
 	add(answerType{kinds: lexicon.KindPerson}, "job", "work", "occupation", "profession", "career",
-		"role", "position", "employed")
-	add(name, "name", "called", "employer", "company", "firm")
+		"role", "position")
+	add(name, "name", "called", "employer", "employed", "company", "firm")
 	add(answerType{kinds: lexicon.KindAnimal}, "pet", "dog", "cat", "animal", "breed")
 	add(answerType{kinds: lexicon.KindAct}, "hobby", "pastime", "unwind", "relax", "fun", "into", "free")
 	add(answerType{kinds: lexicon.KindArtifact}, "car", "vehicle", "drive", "instrument", "bought", "buy", "own")
@@ -54,15 +53,30 @@ var answerCues = func() map[string]answerType {
 	return m
 }()
 
+// whCues are what a bare question word asks for. They yield to the
+// question's focus words: "where" asks for a place, but "where is she
+// employed" for an employer.
+var whCues = map[string]answerType{
+	"where": {kinds: lexicon.KindLocation, flags: engram.FlagName},
+	"who":   {kinds: lexicon.KindPerson, flags: engram.FlagName},
+	"whom":  {kinds: lexicon.KindPerson, flags: engram.FlagName},
+}
+
 // expectedAnswer returns what the question s asks for; zero if it cannot tell.
 func expectedAnswer(s string) answerType {
-	var a answerType
+	var a, wh answerType
 	for _, w := range text.Split(s) {
-		c, ok := answerCues[text.Stem(w.Norm)]
-		if ok {
+		if c, ok := whCues[w.Norm]; ok {
+			wh.kinds |= c.kinds
+			wh.flags |= c.flags
+		}
+		if c, ok := answerCues[text.Stem(w.Norm)]; ok {
 			a.kinds |= c.kinds
 			a.flags |= c.flags
 		}
+	}
+	if a.zero() {
+		return wh
 	}
 	return a
 }
