@@ -119,9 +119,9 @@ func ExampleWrapTool() {
 		return "", errors.New("rate limited")
 	}}, rw, callbacks.ErrorsAsObservations())
 	obs, err := flaky.Call(ctx, "weather in Paris")
+	_ = rw.Flush(ctx) // delivery is asynchronous: wait for it before printing
 	fmt.Printf("agent sees %q, %v\n", obs, err)
-	_ = rw.Flush(ctx)
 	// Output:
-	// agent sees "error: rate limited", <nil>
 	// observe tool_error -1.0: search(weather in Paris) failed: rate limited
+	// agent sees "error: rate limited", <nil>
 }
