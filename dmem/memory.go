@@ -610,6 +610,12 @@ func (m *Memory) bury(u *unit, b *batch) {
 	m.gone[u.ID] = u
 	m.goneOrder = append(m.goneOrder, u.Seq)
 	b.put(u)
+	m.trimHistory(b)
+}
+
+// trimHistory forgets the oldest departed units past the bound of
+// WithHistory, writing each as it goes to b. m.mu must be held.
+func (m *Memory) trimHistory(b *batch) {
 	for len(m.goneOrder) > m.opts.history {
 		old := idOf(m.goneOrder[0])
 		m.goneOrder = m.goneOrder[1:]
@@ -889,14 +895,7 @@ func (m *Memory) load(ctx context.Context) error {
 		return fmt.Errorf("dmem: load histories: %w", err)
 	}
 	b := m.batch()
-	for len(m.goneOrder) > m.opts.history {
-		old := idOf(m.goneOrder[0])
-		m.goneOrder = m.goneOrder[1:]
-		if x, ok := m.gone[old]; ok {
-			delete(m.gone, old)
-			b.put(x)
-		}
-	}
+	m.trimHistory(b)
 	if len(m.short) > m.opts.shortTerm || m.heap.Len() > m.opts.capacity {
 		for len(m.short) > m.opts.shortTerm {
 			old := m.short[0]

@@ -1,7 +1,6 @@
 package ratedistortion
 
 import (
-	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -279,44 +278,13 @@ func (b *Buffer) groupVector(units []scored, members []int) groupVec {
 }
 
 // topByRatio returns the indices of the k items with the most weight per
-// token, in no particular order, in O(n log k).
+// token, best first.
 func topByRatio(items []knapsack.Item, k int) []int {
-	if len(items) <= k {
-		out := make([]int, len(items))
-		for i := range out {
-			out[i] = i
-		}
-		return out
+	ratio := make([]float64, len(items))
+	for i, it := range items {
+		ratio[i] = it.Weight / float64(it.Cost)
 	}
-	less := func(a, c int) bool {
-		return items[a].Weight*float64(items[c].Cost) < items[c].Weight*float64(items[a].Cost)
-	}
-	h := &indexHeap{less: less}
-	for i := range items {
-		if len(h.idx) < k {
-			heap.Push(h, i)
-		} else if less(h.idx[0], i) {
-			h.idx[0] = i
-			heap.Fix(h, 0)
-		}
-	}
-	return h.idx
-}
-
-// indexHeap is a min-heap of indices under less, for keeping the top k.
-type indexHeap struct {
-	idx  []int
-	less func(a, b int) bool
-}
-
-func (h *indexHeap) Len() int           { return len(h.idx) }
-func (h *indexHeap) Less(i, j int) bool { return h.less(h.idx[i], h.idx[j]) }
-func (h *indexHeap) Swap(i, j int)      { h.idx[i], h.idx[j] = h.idx[j], h.idx[i] }
-func (h *indexHeap) Push(x any)         { h.idx = append(h.idx, x.(int)) }
-func (h *indexHeap) Pop() any {
-	x := h.idx[len(h.idx)-1]
-	h.idx = h.idx[:len(h.idx)-1]
-	return x
+	return relevance.Top(ratio, k)
 }
 
 // lines renders the kept units, chronological, each ending in "\n".

@@ -1,12 +1,12 @@
 package ratedistortion
 
 import (
-	"container/heap"
 	"context"
 	"fmt"
 	"sort"
 	"strings"
 
+	"github.com/engram-go/engram/internal/relevance"
 	"github.com/engram-go/engram/internal/text"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -71,23 +71,20 @@ func (b *Buffer) summarise(ctx context.Context, s *selection) error {
 }
 
 // droppedByUtility returns the indices of the most useful dropped units,
-// most useful first, at most summarySources of them, in O(n log k).
+// most useful first, at most summarySources of them.
 func (s *selection) droppedByUtility() []int {
-	less := func(a, b int) bool { return s.units[a].utility < s.units[b].utility }
-	h := &indexHeap{less: less}
-	for i := range s.units {
-		switch {
-		case s.kept[i]:
-		case len(h.idx) < summarySources:
-			heap.Push(h, i)
-		case less(h.idx[0], i):
-			h.idx[0] = i
-			heap.Fix(h, 0)
+	utility := make([]float64, len(s.units))
+	for i, u := range s.units {
+		utility[i] = u.utility
+		if s.kept[i] {
+			utility[i] = -1 // utilities are never negative
 		}
 	}
-	out := h.idx
-	sort.SliceStable(out, func(x, y int) bool { return less(out[y], out[x]) })
-	return out
+	top := relevance.Top(utility, summarySources)
+	for len(top) > 0 && s.kept[top[len(top)-1]] {
+		top = top[:len(top)-1]
+	}
+	return top
 }
 
 // sentence is one sentence of a unit, analysed once and cached on the entry.

@@ -66,23 +66,15 @@ type Corpus interface {
 //     added to it (weighted by expansionWeight) and 1–2 run again, so that "Dana's
 //     sister's job" finds "my sister Priya" and then "Priya became a nurse".
 func Score(q Query, ix *Index, c Corpus) []float64 {
-	n := c.Len()
-	if len(q.Terms) == 0 && q.Vec == nil {
-		return make([]float64, n)
-	}
-	lex := make([]float64, n)
-	ix.score(q.Terms, lex)
-	cos := make([]float64, n)
-	if q.Vec != nil {
-		// Cosine refines what the words and concepts found; a document
-		// sharing neither is not worth a dot product.
-		for i := range n {
-			if lex[i] > 0 {
-				cos[i] = max(0, c.Vector(i).Dot(q.Vec))
+	// Cosine refines what the words and concepts found; a document sharing
+	// neither is not worth a dot product.
+	return score(q, ix, c, func(lex []float64, dot func(int)) {
+		for i, l := range lex {
+			if l > 0 {
+				dot(i)
 			}
 		}
-	}
-	return mix(q, ix, c, lex, cos)
+	})
 }
 
 // ScoreSubset is [Score] for a corpus too large to compare the query's
@@ -95,6 +87,25 @@ func Score(q Query, ix *Index, c Corpus) []float64 {
 // of the postings the query reaches, a few passes over an array of c.Len()
 // numbers, and 2·len(docs) vector products.
 func ScoreSubset(q Query, ix *Index, c Corpus, docs []int) []float64 {
+	return score(q, ix, c, func(lex []float64, dot func(int)) {
+		for _, d := range docs {
+			if d >= 0 && d < len(lex) {
+				dot(d)
+			}
+		}
+		for _, d := range topK(lex, len(docs)) {
+			if lex[d] == 0 {
+				break
+			}
+			dot(d)
+		}
+	})
+}
+
+// score runs BM25 over words and concepts, lets compare choose the
+// documents whose cosine with the query is computed (by calling dot), and
+// mixes the two.
+func score(q Query, ix *Index, c Corpus, compare func(lex []float64, dot func(doc int))) []float64 {
 	n := c.Len()
 	if len(q.Terms) == 0 && q.Vec == nil {
 		return make([]float64, n)
@@ -103,17 +114,7 @@ func ScoreSubset(q Query, ix *Index, c Corpus, docs []int) []float64 {
 	ix.score(q.Terms, lex)
 	cos := make([]float64, n)
 	if q.Vec != nil {
-		for _, d := range docs {
-			if d >= 0 && d < n {
-				cos[d] = max(0, c.Vector(d).Dot(q.Vec))
-			}
-		}
-		for _, d := range topK(lex, len(docs)) {
-			if lex[d] == 0 {
-				break
-			}
-			cos[d] = max(0, c.Vector(d).Dot(q.Vec))
-		}
+		compare(lex, func(d int) { cos[d] = max(0, c.Vector(d).Dot(q.Vec)) })
 	}
 	return mix(q, ix, c, lex, cos)
 }
