@@ -23,8 +23,9 @@
 // nearest units of one chromem query, the best by words, the short-term
 // buffer and their group partners — λ moving toward value as rewards
 // accumulate. Relevance is engram's one measure (internal/relevance: BM25
-// over words and WordNet concepts, cosine, names, answer types), kept over
-// the resident units in an in-memory index rebuilt on open. The load packs
+// over words and WordNet concepts, cosine, names, answer types, novelty),
+// kept over the resident units in an in-memory index rebuilt on open; a
+// unit's novelty is judged once, against every step before it, and stored. The load packs
 // groups (a human turn with its reply) into the exact token budget with
 // internal/knapsack, the selector every engram memory uses.
 //

@@ -446,6 +446,7 @@ func (m *Memory) step(d *draft, b *batch) string {
 			Time: d.at, Tokens: d.tokens, Embedding: d.vec, Flags: d.flags,
 		},
 		Kind: d.kind, Meta: d.meta, heapIdx: -1, slot: -1,
+		Fresh: relevance.NoveltyOf(d.lex.terms, func(t string) bool { return m.df[t] > 0 }),
 	}
 	near, sim := m.lsh.nearest(d.vec)
 	c := max(sim, m.seen.best(d.vec))

@@ -57,11 +57,16 @@ const maxHistory = 16
 // forgetting policy know about it. Guarded by Memory.mu.
 type unit struct {
 	engram.Unit
-	Kind      engram.StepKind
-	Route     Route
-	Delta     float64 // signed surprise that placed it
-	Gate      float64
-	Novelty   float64
+	Kind    engram.StepKind
+	Route   Route
+	Delta   float64 // signed surprise that placed it
+	Gate    float64
+	Novelty float64
+	// Fresh is the novelty of its words when it came, against every step
+	// before it (relevance.NoveltyOf), which retrieval weighs; kept so that
+	// it does not change when earlier units go. −1 if unknown: a record
+	// written before it was kept.
+	Fresh     float64
 	Reward    float64
 	Merged    int     // steps folded into it
 	Retrieved int     // loads that returned it
@@ -94,7 +99,9 @@ func (u *unit) record(e Event) {
 	u.History = append(u.History, e)
 }
 
-const codecVersion = 1
+// codecVersion is the version encode writes. Version 1 lacks Fresh;
+// decodeUnit reads both.
+const codecVersion = 2
 
 var errCorrupt = errors.New("dmem: corrupt record")
 
@@ -109,7 +116,7 @@ func (u *unit) encode(b []byte) []byte {
 	b = appendBytes(b, []byte(u.Text))
 	b = binary.AppendVarint(b, u.Time.UnixNano())
 	b = binary.AppendUvarint(b, uint64(u.Tokens))
-	for _, f := range [...]float64{u.Delta, u.Gate, u.Novelty, u.Reward, u.LogP} {
+	for _, f := range [...]float64{u.Delta, u.Gate, u.Novelty, u.Reward, u.LogP, u.Fresh} {
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
 	}
 	b = binary.AppendUvarint(b, uint64(u.Merged))
@@ -186,11 +193,12 @@ func (d *decoder) float() float64 {
 
 // decodeUnit parses a record; the result shares no memory with b.
 func decodeUnit(b []byte) (*unit, error) {
-	if len(b) == 0 || b[0] != codecVersion {
+	if len(b) == 0 || b[0] < 1 || b[0] > codecVersion {
 		return nil, errCorrupt
 	}
+	version := b[0]
 	d := &decoder{b: b[1:]}
-	u := &unit{heapIdx: -1, slot: -1}
+	u := &unit{heapIdx: -1, slot: -1, Fresh: -1}
 	u.Seq = d.varint()
 	u.Group = d.varint()
 	u.Role = engram.Role(d.byte1())
@@ -201,6 +209,9 @@ func decodeUnit(b []byte) (*unit, error) {
 	u.Time = time.Unix(0, d.varint())
 	u.Tokens = int(d.uvarint())
 	u.Delta, u.Gate, u.Novelty, u.Reward, u.LogP = d.float(), d.float(), d.float(), d.float(), d.float()
+	if version >= 2 {
+		u.Fresh = d.float()
+	}
 	u.Merged = int(d.uvarint())
 	u.Retrieved = int(d.uvarint())
 	if m := d.bytes(d.uvarint()); len(m) > 0 {

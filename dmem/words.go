@@ -40,6 +40,9 @@ func lexisOf(s string) lexis { return lexis{terms: text.Terms(s), names: relevan
 func (w *words) add(u *unit, lx lexis) {
 	u.slot = len(w.slots)
 	w.ix.Add(u.slot, lx.terms, u.Flags)
+	if u.Fresh >= 0 {
+		w.ix.SetNovelty(u.slot, u.Fresh)
+	}
 	w.slots = append(w.slots, u)
 	w.names = append(w.names, lx.names)
 }

@@ -1,6 +1,7 @@
 package relevance
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/engram-go/engram"
@@ -22,6 +23,7 @@ type Index struct {
 	concepts *lexical.Index
 	kinds    [][]kindTerm   // by document: its words that have WordNet classes
 	flags    []engram.Flags // by document
+	novelty  []float64      // by document; see Novelty
 }
 
 // kindTerm is a word of a document and its WordNet classes.
@@ -29,6 +31,10 @@ type kindTerm struct {
 	term  string
 	kinds lexicon.Kind
 }
+
+// freshWords is how many words never seen before make a document fully
+// novel.
+const freshWords = 4
 
 // conceptShare is the weight of concept matches next to word matches.
 const conceptShare = 0.5
@@ -48,11 +54,14 @@ func (ix *Index) Len() int { return ix.words.Len() }
 // Add indexes document doc with its stemmed terms (text.Terms) and flags
 // (text.Flags).
 func (ix *Index) Add(doc int, terms []string, flags engram.Flags) {
+	novelty := NoveltyOf(terms, func(t string) bool { return ix.words.DocFreq(t) > 0 })
 	ix.words.Add(doc, terms)
 	for len(ix.kinds) <= doc {
 		ix.kinds = append(ix.kinds, nil)
 		ix.flags = append(ix.flags, 0)
+		ix.novelty = append(ix.novelty, 0)
 	}
+	ix.novelty[doc] = novelty
 	ix.kinds[doc], ix.flags[doc] = kindTerms(terms), flags
 	var cs []string
 	for _, t := range terms {
@@ -61,6 +70,57 @@ func (ix *Index) Add(doc int, terms []string, flags engram.Flags) {
 		}
 	}
 	ix.concepts.Add(doc, cs)
+}
+
+// NoveltyOf returns how much a document with terms (stemmed, as text.Terms
+// gives them) tells a memory that has seen the words for which seen is
+// true: the number of its distinct words never seen before, divided by
+// freshWords, at most 1. It is the memory's own surprise at the text. A
+// fact is mostly first mentions ("Luna the Maine Coon has joined the
+// family"); small talk repeats the conversation's words ("the cat has been
+// so lazy"), and a repeat of a fact adds nothing.
+func NoveltyOf(terms []string, seen func(term string) bool) float64 {
+	fresh := 0
+	var counted map[string]bool // for long texts, where a scan would be quadratic
+	if len(terms) > 64 {
+		counted = make(map[string]bool)
+	}
+	for i, t := range terms {
+		if seen(t) {
+			continue
+		}
+		if counted != nil {
+			if counted[t] {
+				continue
+			}
+			counted[t] = true
+		} else if slices.Contains(terms[:i], t) {
+			continue
+		}
+		if fresh++; fresh >= freshWords {
+			break
+		}
+	}
+	return min(1, float64(fresh)/freshWords)
+}
+
+// Novelty returns document doc's novelty: [NoveltyOf] its terms against
+// the documents added before it, unless SetNovelty replaced it. It depends
+// on the order documents were added in, which is their order in time.
+func (ix *Index) Novelty(doc int) float64 {
+	if doc < 0 || doc >= len(ix.novelty) {
+		return 0
+	}
+	return ix.novelty[doc]
+}
+
+// SetNovelty replaces the novelty of document doc, for a caller that
+// keeps its own: one that rebuilds an index must not let a document's
+// novelty change because earlier documents have gone.
+func (ix *Index) SetNovelty(doc int, v float64) {
+	if doc >= 0 && doc < len(ix.novelty) {
+		ix.novelty[doc] = min(1, max(0, v))
+	}
 }
 
 // score adds the weighted BM25 of q's words and concepts into out.

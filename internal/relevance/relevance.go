@@ -26,6 +26,11 @@ const (
 	// expansionMaxDF is the largest share of documents a lent name may be
 	// in: speakers' names, in every other turn, say nothing.
 	expansionMaxDF = 0.05
+	// noveltyBoost is how much more relevant a fully novel document is
+	// (see Index.Novelty): of two documents that match a question equally,
+	// the one that brought new words when it came is likelier to state a
+	// fact than to repeat small talk.
+	noveltyBoost = 3.0
 )
 
 // Query is a query analysed once for scoring many documents.
@@ -64,7 +69,10 @@ type Corpus interface {
 //     name them too, whatever else they share;
 //  3. then the names of the best documents that the query does not hold are
 //     added to it (weighted by expansionWeight) and 1–2 run again, so that "Dana's
-//     sister's job" finds "my sister Priya" and then "Priya became a nurse".
+//     sister's job" finds "my sister Priya" and then "Priya became a nurse";
+//  4. times 1 + answerBoost × how well a document holds the kind of answer
+//     the question asks for (a date for "when", a job title for "what does
+//     she do"), and 1 + noveltyBoost × its novelty (see [Index.Novelty]).
 func Score(q Query, ix *Index, c Corpus) []float64 {
 	// Cosine refines what the words and concepts found; a document sharing
 	// neither is not worth a dot product.
@@ -138,6 +146,13 @@ func mix(q Query, ix *Index, c Corpus, lex, cos []float64) []float64 {
 		// Only the best candidates can be selected; the rest keep their score.
 		for _, d := range topK(rel, answerCandidates) {
 			rel[d] *= 1 + answerBoost*a.match(ix, c, q, d)
+		}
+	}
+	if noveltyBoost > 0 {
+		for d := range rel {
+			if d < len(ix.novelty) {
+				rel[d] *= 1 + noveltyBoost*ix.novelty[d]
+			}
 		}
 	}
 	return rel

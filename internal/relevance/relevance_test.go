@@ -193,3 +193,41 @@ func TestScoreSubsetMatchesScore(t *testing.T) {
 		t.Fatalf("best five: subset %v, full %v", g, w)
 	}
 }
+
+func TestNoveltyCountsFirstMentions(t *testing.T) {
+	d := docs{
+		"Wren: the cat has been so lazy in this heat.",
+		"Wren: the cat has been so lazy in this heat.",
+		"Wren: the cat is lazy, meet Luna.",
+	}
+	ix := index(d)
+	for i, want := range []float64{1, 0, 0.5} { // "meet" and "luna" are new
+		if got := ix.Novelty(i); math.Abs(got-want) > 1e-9 {
+			t.Errorf("Novelty(%d) = %v, want %v", i, got, want)
+		}
+	}
+	ix.SetNovelty(1, 2)
+	if got := ix.Novelty(1); got != 1 {
+		t.Errorf("SetNovelty(1, 2) gives %v, want it clamped to 1", got)
+	}
+	if ix.Novelty(-1) != 0 || ix.Novelty(3) != 0 {
+		t.Error("Novelty out of range should be 0")
+	}
+}
+
+// A repeat matches the question as well as the first saying of a fact, and
+// a shorter turn better under BM25: only novelty puts the fact first.
+func TestNoveltyPrefersTheFactToTheRepeat(t *testing.T) {
+	d := docs{"Lee: nothing much, work and sleep."}
+	for range 3 {
+		d = append(d, "Wren: the cat has been so lazy in this heat.")
+	}
+	d = append(d, "Wren: the cat is lazy, meet Luna, our Maine Coon, from the shelter.")
+	for range 3 {
+		d = append(d, "Wren: the cat has been so lazy in this heat.")
+	}
+	rel := Score(NewQuery("Tell me about Wren's lazy cat", nil), index(d), d)
+	if argmax(rel[2:]) != 2 {
+		t.Fatalf("rel = %v: the turn that introduces Luna (4) should beat the repeats", rel)
+	}
+}
