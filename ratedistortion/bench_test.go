@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tmc/langchaingo/memory"
 	"github.com/tmc/langchaingo/schema"
@@ -33,6 +34,9 @@ func benchTurns(n int) []string {
 }
 
 const benchBudget = 2048
+
+// loadTargets are the largest acceptable load times, by pool size.
+var loadTargets = map[int]time.Duration{1000: time.Millisecond, 10000: 10 * time.Millisecond}
 
 func fill(b *testing.B, m schema.Memory, turns []string) {
 	ctx := context.Background()
@@ -63,6 +67,11 @@ func BenchmarkLoad(b *testing.B) {
 					b.Fatal(err)
 				}
 				i++
+			}
+			// The targets; with few iterations warming up dominates.
+			perOp := b.Elapsed() / time.Duration(b.N)
+			if target, ok := loadTargets[n]; ok && b.N >= 50 && perOp > target {
+				b.Errorf("LoadMemoryVariables over %d units takes %v; the target is %v", n, perOp, target)
 			}
 		})
 		b.Run(fmt.Sprintf("langchaingo/units=%d", n), func(b *testing.B) {
