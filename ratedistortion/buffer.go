@@ -167,6 +167,7 @@ func (b *Buffer) place(e *entry, d draft) {
 		b.openHuman = -1
 	}
 	b.index.Add(len(b.pool), e.terms, e.unit.Flags)
+	e.novelty = b.index.Novelty(len(b.pool))
 	b.pool = append(b.pool, e)
 	b.byID[u.ID] = e
 }

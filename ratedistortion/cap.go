@@ -72,6 +72,9 @@ func (b *Buffer) enforceCap() {
 	b.pool = kept
 	b.index = relevance.NewIndex()
 	for i, e := range b.pool {
+		// A unit's novelty was judged against everything before it,
+		// dropped units included.
 		b.index.Add(i, e.terms, e.unit.Flags)
+		b.index.SetNovelty(i, e.novelty)
 	}
 }
