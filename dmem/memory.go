@@ -684,7 +684,7 @@ type Stats struct {
 	Lambda float64
 	// Store names where the record is kept and how it is searched, such as
 	// "bbolt, chromem-go exact search" or, from dmem/pgstore,
-	// "postgres, exact scan over real[]".
+	// "postgres, exact scan over bytea embeddings".
 	Store string
 }
 

@@ -3,7 +3,7 @@
 // session's units walled off in its own namespace.
 //
 //	process A ─┐                        dmem_namespaces  (id, user, agent, session, next_seq, state)
-//	process B ─┼─ dmem.Memory ─ Store ─► dmem_units       (ns, seq, route, log_p, δ stats, real[] embedding, data)
+//	process B ─┼─ dmem.Memory ─ Store ─► dmem_units       (ns, seq, route, log_p, δ stats, embedding, data)
 //	process C ─┘  (per namespace)        dmem_log         (ns, seq, …)  the eviction log
 //	                                     dmem_terms       (ns, term, n)
 //
@@ -12,8 +12,9 @@
 // together do not race. It then detects pgvector: where the server offers
 // the extension, units also get a vector column, each dimension a partial
 // HNSW index, and search uses the cosine distance <=>; elsewhere search is
-// an exact scan of the namespace's real[] embeddings, scored in Go. String
-// (and so [dmem.Stats].Store) says which.
+// an exact scan of the namespace's embeddings, scored in Go. Embeddings are
+// kept as bytea, big-endian float32s (float4send's form), which the scan
+// only copies. String (and so [dmem.Stats].Store) says which.
 //
 // Every statement names its namespace in the WHERE clause or the key. A
 // commit is one transaction that first locks its namespace's row, so

@@ -7,7 +7,7 @@ type options struct {
 	exact bool
 }
 
-// WithExactSearch makes the store search by the exact scan over real[]
-// even where the pgvector extension is available, and leaves the
+// WithExactSearch makes the store search by the exact scan over the
+// stored embeddings even where the pgvector extension is available, and leaves the
 // extension alone. Default: pgvector when the server offers it.
 func WithExactSearch() Option { return func(o *options) { o.exact = true } }

@@ -40,10 +40,8 @@ type scored struct {
 
 func (s *Store) queryExact(ctx context.Context, id int64, vec []float32, n int) ([]dmem.Hit, error) {
 	qn := norm(vec)
-	// array_send gives the array's binary form as bytea, which decodes
-	// fifty times faster than pgx's generic array codec.
-	rows, err := s.pool.Query(ctx, `SELECT seq, array_send(embedding) FROM dmem_units
-		WHERE ns = $1 AND route = $2 AND cardinality(embedding) = $3`, id, int16(dmem.RouteCore), len(vec))
+	rows, err := s.pool.Query(ctx, `SELECT seq, embedding FROM dmem_units
+		WHERE ns = $1 AND route = $2 AND length(embedding) = $3`, id, int16(dmem.RouteCore), 4*len(vec))
 	if err != nil {
 		return nil, err
 	}
@@ -127,20 +125,43 @@ func down(h []scored, i int) {
 	}
 }
 
-// dotRaw returns q·e and |e| for e in the binary array format of a
-// one-dimensional real[] without NULLs (array_send): a 20-byte header,
-// then each element as a 4-byte length and a big-endian float32.
+// dotRaw returns q·e and |e| for e in the stored form of an embedding
+// (see encodeVec).
 func dotRaw(q []float32, raw []byte) (d, n float64, ok bool) {
-	if len(raw) != 20+8*len(q) || binary.BigEndian.Uint32(raw) != 1 {
+	if len(raw) != 4*len(q) {
 		return 0, 0, false
 	}
-	raw = raw[20:]
 	for i, x := range q {
-		e := float64(math.Float32frombits(binary.BigEndian.Uint32(raw[8*i+4:])))
+		e := float64(math.Float32frombits(binary.BigEndian.Uint32(raw[4*i:])))
 		d += float64(x) * e
 		n += e * e
 	}
 	return d, math.Sqrt(n), true
+}
+
+// encodeVec returns an embedding's stored form: each element a big-endian
+// float32, as PostgreSQL's float4send writes it.
+func encodeVec(v []float32) []byte {
+	b := make([]byte, 0, 4*len(v))
+	for _, x := range v {
+		b = binary.BigEndian.AppendUint32(b, math.Float32bits(x))
+	}
+	return b
+}
+
+// decodeVec parses what encodeVec wrote; nil for none.
+func decodeVec(b []byte) ([]float32, error) {
+	if len(b)%4 != 0 {
+		return nil, fmt.Errorf("pgstore: stored embedding of %d bytes, not a multiple of 4", len(b))
+	}
+	if len(b) == 0 {
+		return nil, nil
+	}
+	v := make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.BigEndian.Uint32(b[4*i:]))
+	}
+	return v, nil
 }
 
 func dot(a, b []float32) float64 {
@@ -179,8 +200,13 @@ func (s *Store) queryVector(ctx context.Context, id int64, vec []float32, n int)
 		hits, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (dmem.Hit, error) {
 			var h dmem.Hit
 			var route int16
-			err := row.Scan(&h.Seq, &route, &h.LogP, &h.Delta, &h.Gate, &h.Novelty, &h.Reward, &h.Embedding, &h.Data, &h.Similarity)
+			var emb []byte
+			if err := row.Scan(&h.Seq, &route, &h.LogP, &h.Delta, &h.Gate, &h.Novelty, &h.Reward, &emb, &h.Data, &h.Similarity); err != nil {
+				return h, err
+			}
 			h.Route = dmem.Route(route)
+			var err error
+			h.Embedding, err = decodeVec(emb)
 			return h, err
 		})
 		return err

@@ -58,7 +58,7 @@ func (s *Store) String() string {
 	if s.vector {
 		return "postgres, pgvector HNSW (cosine)"
 	}
-	return "postgres, exact scan over real[]"
+	return "postgres, exact scan over bytea embeddings"
 }
 
 // Close closes the pool. It may be called more than once.
@@ -220,15 +220,8 @@ func data(b []byte) []byte {
 	return b
 }
 
-func embedding(v []float32) []float32 {
-	if v == nil {
-		return []float32{}
-	}
-	return v
-}
-
 func (s *Store) putArgs(id int64, r dmem.Record) []any {
-	args := []any{id, r.Seq, int16(r.Route), r.LogP, r.Delta, r.Gate, r.Novelty, r.Reward, embedding(r.Embedding), data(r.Data)}
+	args := []any{id, r.Seq, int16(r.Route), r.LogP, r.Delta, r.Gate, r.Novelty, r.Reward, encodeVec(r.Embedding), data(r.Data)}
 	if s.vector {
 		args = append(args, vectorText(r.Embedding))
 	}
@@ -323,8 +316,13 @@ const unitColumns = "seq, route, log_p, delta, gate, novelty, reward, embedding,
 func scanRecord(row pgx.Row) (dmem.Record, error) {
 	var r dmem.Record
 	var route int16
-	err := row.Scan(&r.Seq, &route, &r.LogP, &r.Delta, &r.Gate, &r.Novelty, &r.Reward, &r.Embedding, &r.Data)
+	var emb []byte
+	if err := row.Scan(&r.Seq, &route, &r.LogP, &r.Delta, &r.Gate, &r.Novelty, &r.Reward, &emb, &r.Data); err != nil {
+		return r, err
+	}
 	r.Route = dmem.Route(route)
+	var err error
+	r.Embedding, err = decodeVec(emb)
 	return r, err
 }
 
@@ -352,7 +350,7 @@ func (s *Store) Scan(ctx context.Context, ns dmem.Namespace, log bool, fn func(d
 	}
 	q := "SELECT " + unitColumns + " FROM dmem_units WHERE ns = $1 ORDER BY seq"
 	if log {
-		q = "SELECT seq, route, log_p, delta, gate, novelty, reward, '{}'::real[], data FROM dmem_log WHERE ns = $1 ORDER BY seq"
+		q = "SELECT seq, route, log_p, delta, gate, novelty, reward, ''::bytea, data FROM dmem_log WHERE ns = $1 ORDER BY seq"
 	}
 	rows, err := s.pool.Query(ctx, q, id)
 	if err != nil {
