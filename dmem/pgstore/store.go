@@ -267,6 +267,10 @@ func zero(v []float32) bool {
 	return true
 }
 
+// indexLock is the first key of the advisory lock held while creating a
+// dimension's index; the dimension is the second.
+const indexLock int32 = 0x686e7377 // "hnsw"
+
 // index creates, with pgvector, the HNSW index of the dimension of v when
 // its first vector arrives. pgvector indexes one dimension per index, so
 // each is a partial expression index (as the extension's documentation
@@ -282,8 +286,17 @@ func (s *Store) index(ctx context.Context, v []float32) error {
 	if done {
 		return nil
 	}
-	_, err := s.pool.Exec(ctx, fmt.Sprintf(`CREATE INDEX IF NOT EXISTS dmem_units_hnsw_%d ON dmem_units
-		USING hnsw ((vec::vector(%d)) vector_cosine_ops) WHERE vector_dims(vec) = %d`, n, n, n))
+	// CREATE INDEX IF NOT EXISTS is not safe against itself: two sessions
+	// both find no index and one fails on the catalogue's unique key. An
+	// advisory lock per dimension makes the second wait and find it.
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1, $2)", indexLock, int32(n)); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, fmt.Sprintf(`CREATE INDEX IF NOT EXISTS dmem_units_hnsw_%d ON dmem_units
+			USING hnsw ((vec::vector(%d)) vector_cosine_ops) WHERE vector_dims(vec) = %d`, n, n, n))
+		return err
+	})
 	if err != nil {
 		return s.fail(fmt.Sprintf("index dimension %d", n), err)
 	}

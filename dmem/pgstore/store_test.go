@@ -41,10 +41,13 @@ func TestConformance(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) dmem.Store { return open(t, pgstore.WithExactSearch()) })
 }
 
+// pgvectorStore is what a store searching with pgvector calls itself.
+const pgvectorStore = "postgres, pgvector HNSW (cosine)"
+
 // Where the server offers pgvector, the HNSW path passes it too.
 func TestConformancePgvector(t *testing.T) {
 	s := open(t)
-	if s.String() != "postgres, pgvector HNSW (cosine)" {
+	if s.String() != pgvectorStore {
 		s.Close()
 		t.Skip("the server does not offer the pgvector extension")
 	}
