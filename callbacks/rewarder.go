@@ -227,6 +227,15 @@ func (r *Rewarder) Flush(ctx context.Context) error {
 	select {
 	case <-mark:
 		return nil
+	case <-r.done:
+		// Close may have drained the queue and stopped the goroutine just
+		// before the mark went in; then nobody will ever close it.
+		select {
+		case <-mark:
+			return nil
+		default:
+			return fmt.Errorf("callbacks: flush: %w", engram.ErrClosed)
+		}
 	case <-ctx.Done():
 		return fmt.Errorf("callbacks: flush: %w", ctx.Err())
 	}

@@ -375,3 +375,37 @@ func (l textLogger) HandleToolStart(_ context.Context, in string) {
 func (l textLogger) HandleToolEnd(_ context.Context, out string) {
 	*l.lines = append(*l.lines, "end "+out)
 }
+
+// A Flush racing Close returns, nil or ErrClosed, even with a context that
+// never ends: Close may stop the delivery goroutine just after the Flush
+// got its mark into the queue.
+func TestFlushRacingClose(t *testing.T) {
+	for range 200 {
+		rw := newRewarder(t, &recorder{})
+		var wg sync.WaitGroup
+		errs := make(chan error, 64)
+		for range 64 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs <- rw.Flush(context.Background())
+			}()
+		}
+		if err := rw.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		finished := make(chan struct{})
+		go func() { wg.Wait(); close(finished) }()
+		select {
+		case <-finished:
+		case <-time.After(10 * time.Second):
+			t.Fatal("a Flush racing Close never returned")
+		}
+		close(errs)
+		for err := range errs {
+			if err != nil && !errors.Is(err, engram.ErrClosed) {
+				t.Fatalf("Flush = %v, want nil or ErrClosed", err)
+			}
+		}
+	}
+}

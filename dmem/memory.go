@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/internal/memvars"
@@ -204,7 +203,9 @@ func (m *Memory) MemoryVariables(context.Context) []string { return []string{m.o
 // retrieved; each is routed on its own). Keys are chosen as [WithInputKey]
 // and [WithOutputKey] say; values must be strings. An empty message is
 // skipped; both empty, a missing key or a non-string value give an error
-// wrapping [engram.ErrInvalidInput], and nothing is recorded.
+// wrapping [engram.ErrInvalidInput], and nothing is recorded. Invalid UTF-8
+// is stored with U+FFFD in place of bad bytes, and trailing white space is
+// dropped (it would merge with the line break and spoil the exact count).
 func (m *Memory) SaveContext(ctx context.Context, inputs, outputs map[string]any) error {
 	in, err := memvars.Pick(inputs, m.opts.inputKey, m.opts.memoryKey, "input", "question")
 	if err != nil {
@@ -327,9 +328,7 @@ type draft struct {
 func (m *Memory) record(ctx context.Context, ds []draft) ([]string, error) {
 	texts := make([]string, len(ds))
 	for i := range ds {
-		if !utf8.ValidString(ds[i].text) {
-			ds[i].text = strings.ToValidUTF8(ds[i].text, "\uFFFD")
-		}
+		ds[i].text = memvars.Clean(ds[i].text)
 		texts[i] = ds[i].text
 	}
 	vecs, err := m.opts.embedder.EmbedDocuments(ctx, texts)

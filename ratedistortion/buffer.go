@@ -31,6 +31,7 @@ type Buffer struct {
 	dropped   int               // units removed by the pool cap
 	last      *selection        // the last load, explained on demand
 	summary   summaryCache
+	cleared   int64 // times the pool was cleared: a load that spans one is not recorded
 }
 
 var (
@@ -61,6 +62,7 @@ func (b *Buffer) reset() {
 	b.byID = make(map[string]*entry)
 	b.last = nil
 	b.summary = summaryCache{}
+	b.cleared++
 }
 
 // GetMemoryKey returns the key the history is returned under.
@@ -74,7 +76,9 @@ func (b *Buffer) MemoryVariables(context.Context) []string { return []string{b.o
 // [WithInputKey] and [WithOutputKey] describe; values must be strings.
 // On any error nothing is stored: a missing key, a nil map or a non-string
 // value gives an error wrapping [engram.ErrInvalidInput]. Empty messages are
-// skipped; invalid UTF-8 is stored with U+FFFD in place of bad bytes.
+// skipped; invalid UTF-8 is stored with U+FFFD in place of bad bytes, and
+// trailing white space is dropped (it would merge with the line break and
+// spoil the exact count).
 func (b *Buffer) SaveContext(ctx context.Context, inputs, outputs map[string]any) error {
 	in, err := memvars.Pick(inputs, b.opts.inputKey, b.opts.memoryKey, "input", "question")
 	if err != nil {

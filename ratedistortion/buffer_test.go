@@ -343,3 +343,152 @@ func TestCapKeepsNovelty(t *testing.T) {
 		}
 	}
 }
+
+// Text ending in white space would cost more as the history's last line,
+// which has no "\n", than its line was counted: it is stored trimmed.
+func TestTrailingSpaceStaysInBudget(t *testing.T) {
+	c := tokens.Default()
+	for _, out := range []string{"ok \r", "ok\n\t", "fine   ", "x \r\n \r"} {
+		budget := c.Count("Human: hi\n") + c.Count("AI: "+out+"\n")
+		b := newBuffer(t, WithTokenBudget(budget))
+		save(t, b, "hi", out)
+		v, err := b.LoadMemoryVariables(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := v["history"].(string)
+		if n := c.Count(h); n > budget {
+			t.Errorf("output %q: history %q costs %d tokens, budget %d", out, h, n, budget)
+		}
+		if !strings.HasPrefix(h, "Human: hi\nAI: ") {
+			t.Errorf("output %q: history %q lost the pair", out, h)
+		}
+	}
+}
+
+func TestTypedNilMessage(t *testing.T) {
+	b := newBuffer(t, WithTokenBudget(100))
+	var ai *llms.AIChatMessage
+	var human *llms.HumanChatMessage
+	for _, m := range []llms.ChatMessage{ai, human, nil} {
+		if err := b.AddMessages(context.Background(), llms.HumanChatMessage{Content: "kept?"}, m); !errors.Is(err, engram.ErrInvalidInput) {
+			t.Errorf("AddMessages(%T nil) = %v, want ErrInvalidInput", m, err)
+		}
+	}
+	if b.Len() != 0 {
+		t.Errorf("a refused batch stored %d units", b.Len())
+	}
+}
+
+// A scorer's huge but finite utilities sum to +Inf in a group; they are
+// capped, so loads still work.
+func TestHugeUtilities(t *testing.T) {
+	huge := engram.ScorerFunc(func(engram.Features) float64 { return math.MaxFloat64 })
+	b := newBuffer(t, WithTokenBudget(200), WithScorer(huge))
+	save(t, b, "hello there", "hi")
+	save(t, b, "Priya moved to Lisbon", "nice")
+	v, err := b.LoadMemoryVariables(context.Background(), map[string]any{"input": "hello"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := v["history"].(string); !strings.Contains(h, "Lisbon") || !strings.Contains(h, "hello there") {
+		t.Errorf("history %q: both pairs fit and are worth the same", h)
+	}
+}
+
+// gatedModel is a summariser whose calls wait until released, and fail
+// while fail is set.
+type gatedModel struct {
+	entered, release chan struct{}
+	fail             bool
+}
+
+func (m *gatedModel) GenerateContent(ctx context.Context, _ []llms.MessageContent, _ ...llms.CallOption) (*llms.ContentResponse, error) {
+	if m.entered != nil {
+		m.entered <- struct{}{}
+		<-m.release
+	}
+	if m.fail {
+		return nil, errors.New("model down")
+	}
+	return &llms.ContentResponse{Choices: []*llms.ContentChoice{{Content: "earlier: small talk"}}}, nil
+}
+
+func (m *gatedModel) Call(ctx context.Context, p string, o ...llms.CallOption) (string, error) {
+	return llms.GenerateFromSinglePrompt(ctx, m, p, o...)
+}
+
+// fillForSummary saves enough that a 120-token load leaves units out, so
+// that the summariser is called.
+func fillForSummary(t *testing.T, b *Buffer) {
+	for i := range 10 {
+		save(t, b, fmt.Sprintf("Fact %d: Priya's locker code is %d.", i, 1000+i), "Noted.")
+	}
+}
+
+// A failed load changes nothing: the units it would have returned are not
+// counted as retrieved, and Explain still shows the last good load.
+func TestFailedLoadLeavesNoTrace(t *testing.T) {
+	m := &gatedModel{fail: true}
+	b := newBuffer(t, WithTokenBudget(120), WithSummaryShare(0.5), WithSummarizer(m))
+	fillForSummary(t, b)
+	for range 3 {
+		if _, err := b.LoadMemoryVariables(context.Background(), map[string]any{"input": "locker code 1003"}); err == nil {
+			t.Fatal("a load whose summariser failed succeeded")
+		}
+	}
+	if _, ok := b.Explain(); ok {
+		t.Error("Explain reports a load that failed")
+	}
+	m.fail = false
+	if _, err := b.LoadMemoryVariables(context.Background(), map[string]any{"input": "locker code 1003"}); err != nil {
+		t.Fatal(err)
+	}
+	x, _ := b.Explain()
+	for _, u := range x.Units {
+		if u.Features.Retrieved != 0 {
+			t.Errorf("unit %s: retrieved %d times before the first load that succeeded", u.ID, u.Features.Retrieved)
+		}
+	}
+}
+
+// A load that a Clear overtakes while it summarises does not bring the
+// cleared pool back into Explain or Reward.
+func TestClearDuringLoad(t *testing.T) {
+	m := &gatedModel{entered: make(chan struct{}), release: make(chan struct{})}
+	b := newBuffer(t, WithTokenBudget(120), WithSummaryShare(0.5), WithSummarizer(m))
+	fillForSummary(t, b)
+	done := make(chan error)
+	go func() {
+		_, err := b.LoadMemoryVariables(context.Background(), map[string]any{"input": "locker code 1003"})
+		done <- err
+	}()
+	select {
+	case <-m.entered:
+	case err := <-done:
+		t.Fatalf("the load did not call the summariser: %v", err)
+	}
+	if err := b.Clear(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	close(m.release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if x, ok := b.Explain(); ok {
+		t.Errorf("after Clear, Explain reports %d units of the cleared pool", len(x.Units))
+	}
+}
+
+func TestSummaryShareZeroTurnsSummariesOff(t *testing.T) {
+	b := newBuffer(t, WithTokenBudget(100), WithSummaryShare(0))
+	save(t, b, "hi", "hello")
+	save(t, b, strings.Repeat("Priya lives in Lisbon. ", 40), "ok")
+	v, err := b.LoadMemoryVariables(context.Background(), map[string]any{"input": "hi"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := v["history"].(string); strings.Contains(h, "Left out") {
+		t.Errorf("history %q has a summary", h)
+	}
+}

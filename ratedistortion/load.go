@@ -41,18 +41,27 @@ func (b *Buffer) LoadMemoryVariables(ctx context.Context, inputs map[string]any)
 	}
 
 	b.mu.Lock()
+	cleared := b.cleared
 	sel, err := b.selectUnits(query, qvec)
+	b.mu.Unlock()
 	if err != nil {
-		b.mu.Unlock()
 		return nil, err
 	}
-	b.mu.Unlock()
 
 	if err := b.summarise(ctx, sel); err != nil {
 		return nil, err
 	}
+	// Only a load that succeeds counts as a retrieval and becomes the one
+	// Explain and Reward see; one that a Clear overtook leaves no trace.
 	b.mu.Lock()
-	b.last = sel
+	if b.cleared == cleared {
+		for i, u := range sel.units {
+			if sel.kept[i] {
+				u.e.retrieved++
+			}
+		}
+		b.last = sel
+	}
 	b.mu.Unlock()
 
 	if b.opts.returnMessages {
@@ -192,9 +201,6 @@ func (b *Buffer) selectUnits(query string, qvec []float32) (*selection, error) {
 	s.kept = make([]bool, len(s.units))
 	for i := range s.units {
 		s.kept[i] = keptItem[s.units[i].item]
-		if s.kept[i] {
-			s.units[i].e.retrieved++
-		}
 	}
 	s.reserve = s.budget - sol.Cost // everything unused goes to the summary
 	return s, nil
@@ -250,8 +256,12 @@ func (b *Buffer) score(f engram.Features) float64 {
 	if math.IsNaN(u) || math.IsInf(u, 0) || u < 0 {
 		return 0
 	}
-	return u
+	return min(u, maxUtility)
 }
+
+// maxUtility caps a unit's utility, so that the sums the selector forms
+// stay finite whatever a custom scorer returns.
+const maxUtility = 1e200
 
 // groupVec is a group's normalised embedding, dense and compressed.
 type groupVec struct {

@@ -96,7 +96,8 @@ func WithTokenCounter(c engram.TokenCounter) Option { return func(o *options) { 
 func WithEmbedder(e embeddings.Embedder) Option { return func(o *options) { o.embedder = e } }
 
 // WithScorer replaces the hand-set utility weights, for example with a
-// learned gate. Default: [DefaultWeights].
+// learned gate. A utility that is NaN, infinite or negative counts as 0,
+// and one above 1e200 as 1e200. Default: [DefaultWeights].
 func WithScorer(s engram.Scorer) Option { return func(o *options) { o.scorer = s } }
 
 // WithGate makes a learned gate correct the scorer's utilities (see

@@ -46,6 +46,9 @@ type summaryCache struct {
 // tokens the selection did not use. The extractive summary is built under
 // b.mu (it caches sentence analyses on entries); a model summary is not.
 func (b *Buffer) summarise(ctx context.Context, s *selection) error {
+	if b.opts.summaryShare == 0 {
+		return nil // summaries are off (WithSummaryShare)
+	}
 	src := s.droppedByUtility()
 	room := s.reserve - b.headerTokens
 	if len(src) == 0 || room < minSummary {

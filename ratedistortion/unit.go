@@ -3,8 +3,8 @@ package ratedistortion
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/embed"
@@ -36,26 +36,23 @@ type draft struct {
 }
 
 // drafts turns chat messages into drafts, refusing messages it cannot
-// store. Invalid UTF-8 is replaced by U+FFFD rather than refused.
+// store. Texts are cleaned by memvars.Clean: invalid UTF-8 is replaced
+// rather than refused, and trailing white space dropped.
 func drafts(msgs []llms.ChatMessage) ([]draft, error) {
 	out := make([]draft, 0, len(msgs))
 	for i, m := range msgs {
-		if m == nil {
+		// A nil pointer to a message type satisfies the interface, but its
+		// value methods panic.
+		if v := reflect.ValueOf(m); m == nil || v.Kind() == reflect.Pointer && v.IsNil() {
 			return nil, fmt.Errorf("message %d is nil: %w", i, engram.ErrInvalidInput)
 		}
 		d := draft{text: m.GetContent()}
 		switch m := m.(type) {
 		case *llms.AIChatMessage:
-			if m == nil {
-				return nil, fmt.Errorf("message %d is nil: %w", i, engram.ErrInvalidInput)
-			}
 			d.aiCall(*m)
 		case llms.AIChatMessage:
 			d.aiCall(m)
 		case *llms.ToolChatMessage:
-			if m == nil {
-				return nil, fmt.Errorf("message %d is nil: %w", i, engram.ErrInvalidInput)
-			}
 			d.role, d.toolIDs = engram.RoleToolResult, []string{m.ID}
 		case llms.ToolChatMessage:
 			d.role, d.toolIDs = engram.RoleToolResult, []string{m.ID}
@@ -73,9 +70,7 @@ func drafts(msgs []llms.ChatMessage) ([]draft, error) {
 				return nil, fmt.Errorf("message %d has unsupported type %q: %w", i, m.GetType(), engram.ErrInvalidInput)
 			}
 		}
-		if !utf8.ValidString(d.text) {
-			d.text = strings.ToValidUTF8(d.text, "\uFFFD")
-		}
+		d.text = memvars.Clean(d.text)
 		out = append(out, d)
 	}
 	return out, nil

@@ -157,6 +157,13 @@ func TestSummarizer(t *testing.T) {
 	if got, _ := sum(context.Background(), "  ", 30); got != "" {
 		t.Fatalf("empty text summarised to %q", got)
 	}
+	pct := langchaingo.Summarizer(llm, "Keep 100% of the names. Use at most %d tokens.")
+	if _, err := pct(context.Background(), "Human: hi", 40); err != nil {
+		t.Fatal(err)
+	}
+	if p := llm.Last(); !strings.Contains(p, "Keep 100% of the names. Use at most 40 tokens.") {
+		t.Fatalf("prompt with a percent sign became %q", p)
+	}
 }
 
 func TestRetrieverOverEachMemory(t *testing.T) {

@@ -3,6 +3,7 @@ package langchaingo
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/tmc/langchaingo/llms"
@@ -17,8 +18,9 @@ const DefaultSummaryPrompt = "Summarise the conversation below in at most %d tok
 	"Keep names, numbers, dates and anything the user asked to remember. " +
 	"Answer with the summary alone."
 
-// Summarizer returns m as a summariser. The model gets prompt (with %d the
-// token limit; "" means [DefaultSummaryPrompt]) as a system message, the
+// Summarizer returns m as a summariser. The model gets prompt (each %d
+// replaced by the token limit, any other % left as it is; "" means
+// [DefaultSummaryPrompt]) as a system message, the
 // text as a human message, and llms.WithMaxTokens(maxTokens). The reply is
 // trimmed of surrounding space. ratedistortion takes an llms.Model directly
 // (WithSummarizer); this is for code that takes a function.
@@ -30,10 +32,8 @@ func Summarizer(m llms.Model, prompt string) SummarizeFunc {
 		if maxTokens <= 0 || strings.TrimSpace(text) == "" {
 			return "", nil
 		}
-		instr := prompt
-		if strings.Contains(prompt, "%d") {
-			instr = fmt.Sprintf(prompt, maxTokens)
-		}
+		// Not Sprintf: any other % in the prompt is the user's text.
+		instr := strings.ReplaceAll(prompt, "%d", strconv.Itoa(maxTokens))
 		resp, err := m.GenerateContent(ctx, []llms.MessageContent{
 			llms.TextParts(llms.ChatMessageTypeSystem, instr),
 			llms.TextParts(llms.ChatMessageTypeHuman, text),

@@ -30,7 +30,7 @@ type Item struct {
 }
 
 // Edge says that keeping either of items A and B preserves the fraction R of
-// the other's utility.
+// the other's utility. A pair has at most one edge, in either order.
 type Edge struct {
 	A, B int
 	R    float64
@@ -158,10 +158,16 @@ func Solve(p Problem) (Solution, error) {
 		}
 	}
 	adj := make([][]neighbour, n)
+	seen := make(map[[2]int]bool, len(p.Edges))
 	for _, e := range p.Edges {
 		if e.A < 0 || e.A >= n || e.B < 0 || e.B >= n || e.A == e.B || !(e.R > 0 && e.R <= 1) {
 			return Solution{}, fmt.Errorf("knapsack: bad edge %+v", e)
 		}
+		pair := [2]int{min(e.A, e.B), max(e.A, e.B)}
+		if seen[pair] {
+			return Solution{}, fmt.Errorf("knapsack: edge %+v repeats a pair", e)
+		}
+		seen[pair] = true
 		adj[e.A] = append(adj[e.A], neighbour{e.B, e.R})
 		adj[e.B] = append(adj[e.B], neighbour{e.A, e.R})
 	}

@@ -167,10 +167,11 @@ func TestMarginals(t *testing.T) {
 
 func TestInvalid(t *testing.T) {
 	tests := map[string]Problem{
-		"zero cost":    {Items: []Item{{Cost: 0, Weight: 1}}, Budget: 3},
-		"nan weight":   {Items: []Item{{Cost: 1, Weight: math.NaN()}}, Budget: 3},
-		"self edge":    {Items: []Item{{Cost: 1}}, Edges: []Edge{{0, 0, 0.5}}, Budget: 3},
-		"edge too big": {Items: []Item{{Cost: 1}, {Cost: 1}}, Edges: []Edge{{0, 1, 1.5}}, Budget: 3},
+		"zero cost":     {Items: []Item{{Cost: 0, Weight: 1}}, Budget: 3},
+		"nan weight":    {Items: []Item{{Cost: 1, Weight: math.NaN()}}, Budget: 3},
+		"self edge":     {Items: []Item{{Cost: 1}}, Edges: []Edge{{0, 0, 0.5}}, Budget: 3},
+		"edge too big":  {Items: []Item{{Cost: 1}, {Cost: 1}}, Edges: []Edge{{0, 1, 1.5}}, Budget: 3},
+		"repeated pair": {Items: []Item{{Cost: 1}, {Cost: 1}}, Edges: []Edge{{0, 1, 0.5}, {1, 0, 0.5}}, Budget: 3},
 	}
 	for name, p := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -112,3 +112,16 @@ func Label(r engram.Role, human, ai string) string {
 		return "system"
 	}
 }
+
+// Clean returns a message's text as a memory stores it: invalid UTF-8
+// replaced by U+FFFD rather than refused, and trailing white space dropped.
+// A line's count is exact only if its text ends visibly: trailing spaces or
+// a carriage return merge with the line's "\n" into fewer tokens than they
+// make alone, so the last line of a history, which has no "\n", could cost
+// more than it was counted.
+func Clean(s string) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	return strings.TrimRightFunc(s, unicode.IsSpace)
+}

@@ -56,3 +56,18 @@ func TestVisiblePrefix(t *testing.T) {
 		}
 	}
 }
+
+func TestClean(t *testing.T) {
+	for in, want := range map[string]string{
+		"ok \r":        "ok",
+		"a\n\t":        "a",
+		"  lead kept ": "  lead kept",
+		"bad \xff":     "bad \uFFFD",
+		"":             "",
+		" \n ":         "",
+	} {
+		if got := Clean(in); got != want {
+			t.Errorf("Clean(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
