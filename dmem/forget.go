@@ -18,6 +18,7 @@ const (
 	maxSurpriseGain = 8 // cap on |δ|/midpoint − 1 in a priority
 	maxBoost        = 4 // cap on δ/midpoint in one consolidation boost
 	minPriority     = 1e-9
+	maxPriority     = 1e6 // see NewLogP
 )
 
 // priority returns the priority a step judged with gate value g, |δ| = x
@@ -27,16 +28,16 @@ func priority(g, x, mid float64) float64 {
 	if mid > 0 {
 		gain = min(max(0, x/mid-1), maxSurpriseGain)
 	}
-	return max(g*(1+gain), minPriority)
+	return min(max(g*(1+gain), minPriority), maxPriority)
 }
 
 func (m *Memory) logP(p float64, step int64) float64 {
-	return math.Log2(max(p, minPriority)) + float64(step)/m.opts.halfLife
+	return math.Log2(min(max(p, minPriority), maxPriority)) + float64(step)/m.opts.halfLife
 }
 
 // priorityAt returns u's priority at step now.
 func (m *Memory) priorityAt(u *unit, now int64) float64 {
-	return math.Exp2(u.LogP - float64(now)/m.opts.halfLife)
+	return min(math.Exp2(u.LogP-float64(now)/m.opts.halfLife), maxPriority)
 }
 
 // age returns the current step in half-lives: the At of an [OpPriority].

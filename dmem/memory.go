@@ -152,8 +152,9 @@ func (m *Memory) linesFingerprint() string {
 }
 
 // Close commits what is pending and releases the store, unless it came from
-// [WithStore]: its opener closes that. Later calls fail with
-// [engram.ErrClosed]; Close itself may be called more than once.
+// [WithStore]: its opener closes that. Later calls that return an error
+// fail with [engram.ErrClosed]; Stats, Units and LastLoad still report what
+// the memory held. Close itself may be called more than once.
 func (m *Memory) Close() error {
 	m.mu.Lock()
 	if m.closed {
@@ -240,17 +241,12 @@ func (m *Memory) Observe(ctx context.Context, s engram.Step) error {
 	if strings.TrimSpace(s.Text) == "" {
 		return fmt.Errorf("dmem: observe: empty text: %w", engram.ErrInvalidInput)
 	}
-	d := draft{role: stepRole(s.Kind), kind: s.Kind, text: s.Text, at: s.Time}
+	d := draft{role: stepRole(s.Kind), kind: s.Kind, text: s.Text, at: s.Time, reward: s.Reward}
 	if s.Kind != engram.StepMessage {
 		d.text = s.Kind.String() + ": " + s.Text
 	}
-	if _, err := m.record(ctx, []draft{d}); err != nil {
-		return err
-	}
-	if s.Reward != 0 {
-		return m.Reward(ctx, s.Reward)
-	}
-	return nil
+	_, err := m.record(ctx, []draft{d})
+	return err
 }
 
 func stepRole(k engram.StepKind) engram.Role {
@@ -281,12 +277,21 @@ func (m *Memory) Reward(ctx context.Context, r float64) error {
 		m.mu.Unlock()
 		return err
 	}
-	p := m.pending
-	if p == nil {
+	if m.pending == nil {
 		m.mu.Unlock()
 		return fmt.Errorf("dmem: reward: no step to attach it to: %w", engram.ErrNotFound)
 	}
 	b := m.batch()
+	m.reward(r, b)
+	t := m.commit(b)
+	m.mu.Unlock()
+	return m.wait(ctx, t)
+}
+
+// reward attaches r to the pending step, which must exist, and judges the
+// surprise. m.mu must be held.
+func (m *Memory) reward(r float64, b *batch) {
+	p := m.pending
 	p.reward += r
 	p.rewarded = true
 	p.u.Reward += r
@@ -301,19 +306,17 @@ func (m *Memory) Reward(ctx context.Context, r float64) error {
 		m.blame()
 	}
 	m.judge(p.u, delta, EventRewarded, b)
-	t := m.commit(b)
-	m.mu.Unlock()
-	return m.wait(ctx, t)
 }
 
 // draft is a step prepared outside the lock.
 type draft struct {
-	role  engram.Role
-	kind  engram.StepKind
-	text  string
-	at    time.Time
-	meta  []byte
-	force bool // an explicit add: core memory, whatever the gate says
+	role   engram.Role
+	kind   engram.StepKind
+	text   string
+	at     time.Time
+	reward float64 // attached as the step is taken, under the same lock
+	meta   []byte
+	force  bool // an explicit add: core memory, whatever the gate says
 
 	vec     []float32
 	tokens  int
@@ -367,6 +370,9 @@ func (m *Memory) record(ctx context.Context, ds []draft) ([]string, error) {
 			ds[i].at = now
 		}
 		ids[i] = m.step(&ds[i], b)
+		if ds[i].reward != 0 {
+			m.reward(ds[i].reward, b)
+		}
 	}
 	t := m.commit(b)
 	m.mu.Unlock()
@@ -710,6 +716,9 @@ func (m *Memory) storeName() string {
 func (m *Memory) Unit(id string) (engram.Unit, Route, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
+	if m.closed {
+		return engram.Unit{}, 0, fmt.Errorf("dmem: unit %q: %w", id, engram.ErrClosed)
+	}
 	u, ok := m.byID[id]
 	if !ok {
 		return engram.Unit{}, 0, fmt.Errorf("dmem: unit %q: %w", id, engram.ErrNotFound)
@@ -887,6 +896,9 @@ func (m *Memory) load(ctx context.Context) error {
 		if err != nil {
 			return nil
 		}
+		if recount {
+			u.Tokens = m.opts.counter(m.line(u.Role, u.Text))
+		}
 		m.gone[u.ID] = u
 		m.goneOrder = append(m.goneOrder, u.Seq)
 		return nil
@@ -895,6 +907,16 @@ func (m *Memory) load(ctx context.Context) error {
 		return fmt.Errorf("dmem: load histories: %w", err)
 	}
 	b := m.batch()
+	if recount {
+		// The fingerprint committed below says the stored counts are
+		// current: they must be, or the next open trusts stale ones.
+		for _, u := range m.byID {
+			b.put(u)
+		}
+		for _, u := range m.gone {
+			b.put(u)
+		}
+	}
 	m.trimHistory(b)
 	if len(m.short) > m.opts.shortTerm || m.heap.Len() > m.opts.capacity {
 		for len(m.short) > m.opts.shortTerm {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode"
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/tokens"
@@ -179,6 +180,7 @@ func TestClosed(t *testing.T) {
 	}
 	_, checks["load"] = m.LoadMemoryVariables(bg, nil)
 	_, checks["explain"] = m.Explain("u0")
+	_, _, checks["unit"] = m.Unit("u0")
 	for name, err := range checks {
 		if !errors.Is(err, engram.ErrClosed) {
 			t.Errorf("%s after close: err = %v, want ErrClosed", name, err)
@@ -417,5 +419,94 @@ func TestSimilaritySearchAsRetriever(t *testing.T) {
 	}
 	if len(docs) != 1 || !strings.Contains(docs[0].PageContent, "rotates every 30 days") || docs[0].Metadata["source"] != "runbook" {
 		t.Fatalf("got %+v", docs)
+	}
+}
+
+// Reopened with other prefixes, a memory recounts its units and stores the
+// new counts: a third open, which finds its fingerprint current, must not
+// bring the old counts back.
+func TestRecountOnReopenIsStored(t *testing.T) {
+	dir := t.TempDir()
+	open := func(opts ...Option) *Memory {
+		m, err := New(bg, append([]Option{WithPath(dir)}, opts...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	m := open(WithHumanPrefix("H"), WithAIPrefix("A"))
+	for i := range 10 {
+		save(t, m, fmt.Sprintf("Priya%d moved to Lisbon in 20%02d.", i, i), "Noted.")
+	}
+	m.Close()
+	long := strings.TrimSpace(strings.Repeat("Longprefix ", 20))
+	open(WithHumanPrefix(long), WithAIPrefix(long)).Close()
+	m = open(WithHumanPrefix(long), WithAIPrefix(long), WithTokenBudget(300))
+	defer m.Close()
+	h := load(t, m, "Where did Priya3 move?")
+	if n := tokens.Default().Count(h); n > 300 || n == 0 {
+		t.Fatalf("history of %d tokens for a budget of 300:\n%s", n, h)
+	}
+	for _, u := range m.Units(RouteCore) {
+		if want := tokens.Default().Count(m.line(u.Role, u.Text)); u.Tokens != want {
+			t.Fatalf("unit %s counts %d tokens, its line %d", u.ID, u.Tokens, want)
+		}
+	}
+}
+
+// Observe's reward goes to its own step, even while other goroutines save.
+func TestObserveRewardsItsOwnStep(t *testing.T) {
+	m := newMemory(t, WithCapacity(10000))
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for i := range 300 {
+			if err := m.Observe(bg, engram.Step{Kind: engram.StepToolResult, Text: fmt.Sprintf("tool output %d for Priya", i), Reward: 1}); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		for i := range 300 {
+			if err := m.SaveContext(bg, map[string]any{"input": fmt.Sprintf("chat %d about Lisbon", i)}, map[string]any{"output": fmt.Sprintf("reply %d", i)}); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	wg.Wait()
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	for _, set := range []map[string]*unit{m.byID, m.gone} {
+		for _, u := range set {
+			if u.Reward != 0 && u.Role != engram.RoleToolResult {
+				t.Errorf("unit %s (%s, %q) got a tool step's reward %v", u.ID, u.Role, u.Text, u.Reward)
+			}
+		}
+	}
+}
+
+// Text ending in white space would cost more as the history's last line,
+// which has no "\n", than its line was counted: it is stored trimmed.
+func TestTrailingSpaceStaysInBudget(t *testing.T) {
+	c := tokens.Default()
+	for _, out := range []string{"ok \r", "ok\n\t", "fine   ", "x \r\n \r"} {
+		budget := c.Count("Human: hi there\n") + c.Count("AI: "+out+"\n")
+		m := newMemory(t, WithTokenBudget(budget))
+		save(t, m, "hi there", out)
+		h := load(t, m, "")
+		if n := c.Count(h); n > budget {
+			t.Errorf("output %q: history %q costs %d tokens, budget %d", out, h, n, budget)
+		}
+		for _, r := range []Route{RouteCore, RouteShort} {
+			for _, u := range m.Units(r) {
+				if strings.TrimRightFunc(u.Text, unicode.IsSpace) != u.Text {
+					t.Errorf("output %q: stored as %q", out, u.Text)
+				}
+			}
+		}
 	}
 }

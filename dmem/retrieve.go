@@ -54,7 +54,8 @@ type cand struct {
 // within the token budget
 // (internal/knapsack), in chronological order, one line per unit. A human
 // turn and its reply are kept or dropped together. A missing or empty query
-// returns the most recent units; a non-string query gives
+// chooses by salience among the most recent units (the newest of core
+// memory and the short-term buffer); a non-string query gives
 // [engram.ErrInvalidInput].
 func (m *Memory) LoadMemoryVariables(ctx context.Context, inputs map[string]any) (map[string]any, error) {
 	query, err := memvars.Query(inputs, m.opts.inputKey, m.opts.memoryKey)

@@ -161,10 +161,12 @@ func State(b []byte) Op { return Op{Kind: OpState, State: b} }
 func Clear() Op { return Op{Kind: OpClear} }
 
 // NewLogP returns the LogP of a priority p at step-age at after an
-// [OpPriority] (mul, add, min) applied to a record with LogP logP. Stores
-// use it, or the same formula in their query language, so that every store
-// orders evictions alike.
+// [OpPriority] (mul, add, min) applied to a record with LogP logP: p·mul +
+// add, at least min, kept within [1e-9, 1e6]. Stores use it, or the same
+// formula in their query language, so that every store orders evictions
+// alike. The ceiling keeps priorities finite however often a unit is
+// boosted: a unit at it still takes twenty half-lives to decay to 1.
 func NewLogP(logP, at, mul, add, min float64) float64 {
 	p := math.Exp2(logP-at)*mul + add
-	return math.Log2(max(p, min, minPriority)) + at
+	return math.Log2(math.Min(max(p, min, minPriority), maxPriority)) + at
 }

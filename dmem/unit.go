@@ -99,8 +99,9 @@ func (u *unit) record(e Event) {
 	u.History = append(u.History, e)
 }
 
-// codecVersion is the version encode writes. Version 1 lacks Fresh;
-// decodeUnit reads both.
+// codecVersion is the version encode writes. Version 1 lacks Fresh and
+// keeps the time in nanoseconds, which cannot hold every year; decodeUnit
+// reads both.
 const codecVersion = 2
 
 var errCorrupt = errors.New("dmem: corrupt record")
@@ -114,7 +115,10 @@ func (u *unit) encode(b []byte) []byte {
 	b = append(b, byte(u.Role), byte(u.Kind), byte(u.Route))
 	b = binary.AppendUvarint(b, uint64(u.Flags))
 	b = appendBytes(b, []byte(u.Text))
-	b = binary.AppendVarint(b, u.Time.UnixNano())
+	// Seconds and nanoseconds apart: UnixNano is undefined outside the
+	// years 1678 to 2262, and a step's time is the caller's to choose.
+	b = binary.AppendVarint(b, u.Time.Unix())
+	b = binary.AppendUvarint(b, uint64(u.Time.Nanosecond()))
 	b = binary.AppendUvarint(b, uint64(u.Tokens))
 	for _, f := range [...]float64{u.Delta, u.Gate, u.Novelty, u.Reward, u.LogP, u.Fresh} {
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
@@ -206,7 +210,11 @@ func decodeUnit(b []byte) (*unit, error) {
 	u.Route = Route(d.byte1())
 	u.Flags = engram.Flags(d.uvarint())
 	u.Text = string(d.bytes(d.uvarint()))
-	u.Time = time.Unix(0, d.varint())
+	if version >= 2 {
+		u.Time = time.Unix(d.varint(), int64(d.uvarint()))
+	} else {
+		u.Time = time.Unix(0, d.varint())
+	}
 	u.Tokens = int(d.uvarint())
 	u.Delta, u.Gate, u.Novelty, u.Reward, u.LogP = d.float(), d.float(), d.float(), d.float(), d.float()
 	if version >= 2 {

@@ -1,7 +1,6 @@
 package dmem
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math"
 	"reflect"
@@ -23,35 +22,69 @@ func codecUnit() *unit {
 }
 
 func TestCodecRoundTrip(t *testing.T) {
-	u := codecUnit()
-	got, err := decodeUnit(u.encode(nil))
-	if err != nil {
-		t.Fatal(err)
+	for _, at := range []time.Time{time.Unix(1700000000, 5), time.Date(2500, 1, 1, 0, 0, 0, 7, time.UTC),
+		time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC), {}} {
+		u := codecUnit()
+		u.Time = at
+		got, err := decodeUnit(u.encode(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !got.Time.Equal(u.Time) {
+			t.Errorf("time %v decoded as %v", u.Time, got.Time)
+		}
+		got.Time, u.Time = got.Time.UTC(), u.Time.UTC()
+		if !reflect.DeepEqual(got, u) {
+			t.Fatalf("decode(encode(u)) =\n%+v\nwant\n%+v", got, u)
+		}
 	}
-	got.Time, u.Time = got.Time.UTC(), u.Time.UTC()
-	if !reflect.DeepEqual(got, u) {
-		t.Fatalf("decode(encode(u)) =\n%+v\nwant\n%+v", got, u)
+}
+
+// encodeV1 writes u as codec version 1 did: the frozen format of stores
+// written before this version, without Fresh and with the time in
+// nanoseconds.
+func encodeV1(u *unit) []byte {
+	b := []byte{1}
+	b = binary.AppendVarint(b, u.Seq)
+	b = binary.AppendVarint(b, u.Group)
+	b = append(b, byte(u.Role), byte(u.Kind), byte(u.Route))
+	b = binary.AppendUvarint(b, uint64(u.Flags))
+	b = appendBytes(b, []byte(u.Text))
+	b = binary.AppendVarint(b, u.Time.UnixNano())
+	b = binary.AppendUvarint(b, uint64(u.Tokens))
+	for _, f := range [...]float64{u.Delta, u.Gate, u.Novelty, u.Reward, u.LogP} {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
 	}
+	b = binary.AppendUvarint(b, uint64(u.Merged))
+	b = binary.AppendUvarint(b, uint64(u.Retrieved))
+	b = appendBytes(b, u.Meta)
+	b = binary.AppendUvarint(b, 0)
+	b = binary.AppendUvarint(b, uint64(len(u.History)))
+	for _, e := range u.History {
+		b = binary.AppendVarint(b, e.Step)
+		b = append(b, byte(e.Kind), byte(e.Route))
+		for _, f := range [...]float64{e.Delta, e.Gate, e.Priority} {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
+		}
+	}
+	return b
 }
 
 // A record written before Fresh was kept (codec version 1) still opens,
 // with Fresh unknown, so that the words index computes it.
 func TestCodecReadsVersion1(t *testing.T) {
 	u := codecUnit()
-	b := u.encode(nil)
-	fresh := binary.LittleEndian.AppendUint64(nil, math.Float64bits(u.Fresh))
-	i := bytes.Index(b, fresh)
-	if i < 0 {
-		t.Fatal("Fresh not found in the encoding")
-	}
-	v1 := append(append([]byte{1}, b[1:i]...), b[i+len(fresh):]...)
-	got, err := decodeUnit(v1)
+	got, err := decodeUnit(encodeV1(u))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Fresh != -1 || got.Text != u.Text || got.LogP != u.LogP || got.Retrieved != u.Retrieved || len(got.History) != 1 {
-		t.Fatalf("version 1 record decoded as %+v", got)
+	want := *u
+	want.Fresh = -1
+	got.Time, want.Time = got.Time.UTC(), want.Time.UTC()
+	if !reflect.DeepEqual(got, &want) {
+		t.Fatalf("version 1 record decoded as\n%+v\nwant\n%+v", got, &want)
 	}
+	b := u.encode(nil)
 	for _, bad := range [][]byte{nil, {0}, {codecVersion + 1}, b[:len(b)/2]} {
 		if _, err := decodeUnit(bad); err == nil {
 			t.Errorf("decodeUnit(%v) accepted a bad record", bad)

@@ -174,8 +174,8 @@ func (s *Store) Commit(ctx context.Context, ns dmem.Namespace, ops []dmem.Op) er
 		case dmem.OpUnlog:
 			b.Queue("DELETE FROM dmem_log WHERE ns = $1 AND seq = $2", id, op.Seq)
 		case dmem.OpPriority:
-			// dmem.NewLogP, in SQL.
-			b.Queue(`UPDATE dmem_units SET log_p = ln(greatest(power(2::float8, log_p - $3) * $4 + $5, $6, 1e-9)) / ln(2::float8) + $3
+			// dmem.NewLogP, in SQL, with its floor and ceiling.
+			b.Queue(`UPDATE dmem_units SET log_p = ln(least(greatest(power(2::float8, log_p - $3) * $4 + $5, $6, 1e-9), 1e6)) / ln(2::float8) + $3
 				WHERE ns = $1 AND seq = $2`, id, op.Seq, op.At, op.Mul, op.Add, op.Min)
 		case dmem.OpEvict:
 			b.Queue(`WITH victims AS (
