@@ -3,7 +3,10 @@ package engram
 // Features are the cheap facts about a unit that decide how much its loss
 // would hurt. All of them are computed by the memory; a [Scorer] weighs them.
 type Features struct {
-	// Relevance is the unit's similarity to the current query, in [0, 1].
+	// Relevance is the unit's relevance to the current query: 0 for none,
+	// about 1 for the best plain match, and more when the unit also holds
+	// the kind of answer asked for or was news when it came (engram's
+	// measure, internal/relevance, reaches a few dozen). Never negative.
 	Relevance float64
 	// Recency is 1 for the newest unit and decays towards 0 with age.
 	Recency float64

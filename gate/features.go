@@ -50,7 +50,16 @@ type vector [numFeatures]float64
 func phi(f engram.Features) vector {
 	var x vector
 	x[featBias] = 1
-	r := clamp(f.Relevance, 0, 1)
+	// Relevance has no upper bound (engram's measure multiplies a plain
+	// match by the answer-type and novelty boosts): map it onto [0, 1)
+	// without flattening the top, where the units that matter are.
+	r := 0.0
+	switch x := f.Relevance; {
+	case math.IsInf(x, 1):
+		r = 1
+	case x > 0:
+		r = x / (1 + x)
+	}
 	x[featRelevance] = r
 	x[featRelevance2] = r * r
 	x[featRecency] = clamp(f.Recency, 0, 1)

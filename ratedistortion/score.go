@@ -11,7 +11,7 @@ import (
 // small floor so that nothing is worth exactly nothing.
 type Weights struct {
 	Relevance float64 // per unit of relevance^Sharpness
-	Sharpness float64 // exponent on relevance (itself in [0, 1]); 0 means 1
+	Sharpness float64 // exponent on relevance (see engram.Features); 0 means 1
 	Recency   float64 // per unit of recency in [0, 1]
 	Flag      float64 // per name, number or date flag, at most three counted
 	// FlagRelevance multiplies relevance by 1 + FlagRelevance per flag (at

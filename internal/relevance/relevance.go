@@ -61,7 +61,8 @@ type Corpus interface {
 	Names(i int) []string
 }
 
-// Score returns the relevance in [0, 1] of every document of c:
+// Score returns the relevance of every document of c, never negative: up
+// to 1 after steps 1–3, up to (1 + answerBoost)(1 + noveltyBoost) after 4:
 //
 //  1. BM25 and cosine similarity, each divided by its maximum, mixed by
 //     LexicalShare;
