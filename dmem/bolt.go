@@ -210,6 +210,11 @@ func (st *staged) set(seq int64, c coreChange) {
 }
 
 func (s *boltStore) Commit(ctx context.Context, ns Namespace, ops []Op) error {
+	for _, op := range ops {
+		if err := op.Check(); err != nil {
+			return fmt.Errorf("dmem: store: commit: %w", err)
+		}
+	}
 	s.commitMu.Lock()
 	defer s.commitMu.Unlock()
 	if err := s.check(ctx); err != nil {

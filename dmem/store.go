@@ -2,7 +2,10 @@ package dmem
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/engram-go/engram"
 )
@@ -129,6 +132,46 @@ type Store interface {
 	Load(ctx context.Context, ns Namespace) (Snapshot, error)
 	// Close releases the store.
 	Close() error
+}
+
+// Check returns an error wrapping [engram.ErrInvalidInput] for an op that
+// no store may apply, because stores would treat it differently: an
+// unknown kind, a number that is not finite (a record's statistics, an
+// embedding component, a priority change), or a term
+// that is not valid UTF-8 or holds a NUL. Stores check every op of a
+// commit before applying any.
+func (o Op) Check() error {
+	bad := func(what string, args ...any) error {
+		return fmt.Errorf("dmem: op %d: %s: %w", o.Kind, fmt.Sprint(append([]any{what}, args...)...), engram.ErrInvalidInput)
+	}
+	switch o.Kind {
+	case OpPut, OpLog:
+		r := o.Record
+		for _, x := range [...]float64{r.LogP, r.Delta, r.Gate, r.Novelty, r.Reward} {
+			if !finite(x) {
+				return bad("record statistic ", x)
+			}
+		}
+		for _, x := range r.Embedding {
+			if !finite(float64(x)) {
+				return bad("embedding component ", x)
+			}
+		}
+	case OpPriority:
+		for _, x := range [...]float64{o.Mul, o.Add, o.Min, o.At} {
+			if !finite(x) {
+				return bad("priority change ", x)
+			}
+		}
+	case OpTerm:
+		if !utf8.ValidString(o.Term) || strings.IndexByte(o.Term, 0) >= 0 {
+			return bad(fmt.Sprintf("term %q", o.Term))
+		}
+	case OpDelete, OpUnlog, OpEvict, OpState, OpClear:
+	default:
+		return bad("unknown kind")
+	}
+	return nil
 }
 
 // Put returns an [OpPut].

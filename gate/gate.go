@@ -50,7 +50,7 @@ func (g *Gate) weights() *vector {
 	return new(vector)
 }
 
-// Score returns the probability, in (0, 1), that the unit with features f
+// Score returns the probability, in [0, 1], that the unit with features f
 // will be needed later. It never waits for learning: it reads the last
 // published weights.
 func (g *Gate) Score(f engram.Features) float64 {
@@ -168,14 +168,23 @@ func (g *Gate) learn(x *vector, y, weight float64) {
 		if i != featBias {
 			grad += o.l2 * w[i]
 		}
-		g.sq[i] += grad * grad
+		g.sq[i] = min(g.sq[i]+grad*grad, maxSq)
 		if g.sq[i] > 0 {
-			w[i] -= o.rate * grad / math.Sqrt(g.sq[i])
+			w[i] = max(-maxWeight, min(maxWeight, w[i]-o.rate*grad/math.Sqrt(g.sq[i])))
 		}
 	}
 	g.updates++
 	g.w.Store(&w)
 }
+
+// Bounds that keep a gate's state finite, so that a gate saves what it
+// loads: weights beyond maxWeight would saturate the sigmoid for any input
+// anyway, and squared-gradient sums past maxSq change no step size that
+// matters.
+const (
+	maxWeight = 1e3
+	maxSq     = 1e100
+)
 
 func dot(w, x *vector) float64 {
 	var s float64

@@ -56,7 +56,8 @@ func (g *Gate) MarshalBinary() ([]byte, error) {
 }
 
 // UnmarshalBinary replaces the gate's state with one MarshalBinary wrote.
-// Data that is truncated, corrupt, non-finite or of another version or
+// Data that is truncated, corrupt, out of range (a weight beyond ±1e3, a
+// non-finite number) or of another version or
 // feature layout gives [ErrFormat] and leaves the gate unchanged. The zero
 // Gate may be unmarshalled into.
 func (g *Gate) UnmarshalBinary(data []byte) error {
@@ -92,8 +93,8 @@ func (g *Gate) UnmarshalBinary(data []byte) error {
 		sq[i] = f64()
 	}
 	for i := range w {
-		if math.IsNaN(w[i]) || math.IsInf(w[i], 0) || !(sq[i] >= 0) || math.IsInf(sq[i], 0) {
-			return bad("non-finite weight")
+		if !(math.Abs(w[i]) <= maxWeight) || !(sq[i] >= 0 && sq[i] <= maxSq) {
+			return bad("weight out of range")
 		}
 	}
 	n := int(p[0])

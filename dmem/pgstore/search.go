@@ -4,10 +4,12 @@ import (
 	"cmp"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 
+	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem"
 	"github.com/jackc/pgx/v5"
 )
@@ -17,6 +19,11 @@ import (
 // the namespace's core embeddings (the WHERE clause names the namespace)
 // and scores them in Go, then fetches the best n records.
 func (s *Store) Query(ctx context.Context, ns dmem.Namespace, vec []float32, n int) ([]dmem.Hit, error) {
+	for _, x := range vec {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return nil, fmt.Errorf("pgstore: query: vector component %v: %w", x, engram.ErrInvalidInput)
+		}
+	}
 	id, err := s.id(ctx, ns)
 	if err != nil || n <= 0 || zero(vec) {
 		return nil, err
@@ -54,6 +61,9 @@ func (s *Store) queryExact(ctx context.Context, id int64, vec []float32, n int) 
 			return nil
 		}
 		c := scored{seq, d / (qn * en)}
+		if math.IsNaN(c.sim) || math.IsInf(c.sim, 0) {
+			return nil // Commit refuses such vectors; an older row may hold one
+		}
 		switch {
 		case len(best) < n:
 			best = append(best, c)
@@ -77,7 +87,7 @@ func (s *Store) queryExact(ctx context.Context, id int64, vec []float32, n int) 
 	if err != nil {
 		return nil, err
 	}
-	rs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (dmem.Record, error) { return scanRecord(row) })
+	rs, err := collect(rows, scanRecord)
 	if err != nil {
 		return nil, err
 	}
@@ -149,10 +159,13 @@ func encodeVec(v []float32) []byte {
 	return b
 }
 
+// errUndecodable marks a stored value that does not decode.
+var errUndecodable = errors.New("pgstore: undecodable record")
+
 // decodeVec parses what encodeVec wrote; nil for none.
 func decodeVec(b []byte) ([]float32, error) {
 	if len(b)%4 != 0 {
-		return nil, fmt.Errorf("pgstore: stored embedding of %d bytes, not a multiple of 4", len(b))
+		return nil, fmt.Errorf("%w: stored embedding of %d bytes, not a multiple of 4", errUndecodable, len(b))
 	}
 	if len(b) == 0 {
 		return nil, nil
@@ -199,14 +212,18 @@ func (s *Store) queryVector(ctx context.Context, id int64, vec []float32, n int)
 		if _, err := tx.Exec(ctx, "SET LOCAL plan_cache_mode = force_custom_plan"); err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, fmt.Sprintf(`SELECT `+unitColumns+`, 1 - (vec::vector(%d) <=> $2::vector(%d)) AS sim
+		// relaxed_order lets the index return rows slightly out of
+		// order; the outer ORDER BY puts the n found best first again.
+		rows, err := tx.Query(ctx, fmt.Sprintf(`WITH found AS MATERIALIZED (
+			SELECT `+unitColumns+`, 1 - (vec::vector(%d) <=> $2::vector(%d)) AS sim
 			FROM dmem_units WHERE ns = $1 AND route = $3 AND vec IS NOT NULL AND vector_dims(vec) = %d
-			ORDER BY vec::vector(%d) <=> $2::vector(%d) LIMIT $4`, d, d, d, d, d),
+			ORDER BY vec::vector(%d) <=> $2::vector(%d) LIMIT $4)
+			SELECT * FROM found ORDER BY sim DESC, seq`, d, d, d, d, d),
 			id, vectorText(vec), int16(dmem.RouteCore), n)
 		if err != nil {
 			return err
 		}
-		hits, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (dmem.Hit, error) {
+		hits, err = collect(rows, func(row pgx.Row) (dmem.Hit, error) {
 			var h dmem.Hit
 			var route int16
 			var emb []byte

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,6 +21,10 @@ import (
 type Store struct {
 	pool   *pgxpool.Pool
 	vector bool // pgvector in use; otherwise the exact scan
+	// vecCol: the vector column exists, because some process enabled
+	// pgvector. Every store writes it then, whatever it searches with, so
+	// that processes in either mode see each other's units.
+	vecCol bool
 	closed atomic.Bool
 
 	mu      sync.Mutex // guards ids and indexed
@@ -50,7 +55,16 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("pgstore: open: %w", err)
 	}
-	return &Store{pool: pool, vector: vector, ids: make(map[dmem.Namespace]int64), indexed: make(map[int]bool)}, nil
+	vecCol := vector
+	if !vecCol {
+		err := pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM information_schema.columns
+			WHERE table_schema = current_schema() AND table_name = 'dmem_units' AND column_name = 'vec')`).Scan(&vecCol)
+		if err != nil {
+			pool.Close()
+			return nil, fmt.Errorf("pgstore: open: %w", err)
+		}
+	}
+	return &Store{pool: pool, vector: vector, vecCol: vecCol, ids: make(map[dmem.Namespace]int64), indexed: make(map[int]bool)}, nil
 }
 
 // String says how the store searches, for [dmem.Stats].
@@ -119,8 +133,8 @@ func (s *Store) id(ctx context.Context, ns dmem.Namespace) (int64, error) {
 // holds, never from a copy in Go.
 func (s *Store) Commit(ctx context.Context, ns dmem.Namespace, ops []dmem.Op) error {
 	for _, op := range ops {
-		if op.Kind > dmem.OpClear {
-			return fmt.Errorf("pgstore: commit: unknown op %d: %w", op.Kind, engram.ErrInvalidInput)
+		if err := op.Check(); err != nil {
+			return fmt.Errorf("pgstore: commit: %w", err)
 		}
 	}
 	id, err := s.id(ctx, ns)
@@ -174,8 +188,10 @@ func (s *Store) Commit(ctx context.Context, ns dmem.Namespace, ops []dmem.Op) er
 		case dmem.OpUnlog:
 			b.Queue("DELETE FROM dmem_log WHERE ns = $1 AND seq = $2", id, op.Seq)
 		case dmem.OpPriority:
-			// dmem.NewLogP, in SQL, with its floor and ceiling.
-			b.Queue(`UPDATE dmem_units SET log_p = ln(least(greatest(power(2::float8, log_p - $3) * $4 + $5, $6, 1e-9), 1e6)) / ln(2::float8) + $3
+			// dmem.NewLogP, in SQL, with its floor and ceiling. power()
+			// raises an error on underflow where Go's Exp2 returns 0; below
+			// 2^-1000 the floor wins anyway.
+			b.Queue(`UPDATE dmem_units SET log_p = ln(least(greatest(power(2::float8, greatest(log_p - $3, -1000)) * $4 + $5, $6, 1e-9), 1e6)) / ln(2::float8) + $3
 				WHERE ns = $1 AND seq = $2`, id, op.Seq, op.At, op.Mul, op.Add, op.Min)
 		case dmem.OpEvict:
 			b.Queue(`WITH victims AS (
@@ -222,15 +238,15 @@ func data(b []byte) []byte {
 
 func (s *Store) putArgs(id int64, r dmem.Record) []any {
 	args := []any{id, r.Seq, int16(r.Route), r.LogP, r.Delta, r.Gate, r.Novelty, r.Reward, encodeVec(r.Embedding), data(r.Data)}
-	if s.vector {
+	if s.vecCol {
 		args = append(args, vectorText(r.Embedding))
 	}
 	return args
 }
 
-func (s *Store) vecColumn() string { return cond(s.vector, ", vec") }
-func (s *Store) vecValue() string  { return cond(s.vector, ", $11::vector") }
-func (s *Store) vecUpdate() string { return cond(s.vector, ", vec = EXCLUDED.vec") }
+func (s *Store) vecColumn() string { return cond(s.vecCol, ", vec") }
+func (s *Store) vecValue() string  { return cond(s.vecCol, ", $11::vector") }
+func (s *Store) vecUpdate() string { return cond(s.vecCol, ", vec = EXCLUDED.vec") }
 
 func cond(b bool, s string) string {
 	if b {
@@ -267,6 +283,14 @@ func zero(v []float32) bool {
 	return true
 }
 
+// maxReserve is the most sequence numbers one Reserve takes, far below
+// the bigint counter's range.
+const maxReserve = 1 << 40
+
+// maxIndexDims is the most dimensions pgvector's HNSW index takes; larger
+// vectors are stored and searched without one, by a scan.
+const maxIndexDims = 2000
+
 // indexLock is the first key of the advisory lock held while creating a
 // dimension's index; the dimension is the second.
 const indexLock int32 = 0x686e7377 // "hnsw"
@@ -276,7 +300,7 @@ const indexLock int32 = 0x686e7377 // "hnsw"
 // each is a partial expression index (as the extension's documentation
 // shows for mixed dimensions).
 func (s *Store) index(ctx context.Context, v []float32) error {
-	if !s.vector || zero(v) {
+	if !s.vector || zero(v) || len(v) > maxIndexDims {
 		return nil
 	}
 	n := len(v)
@@ -309,7 +333,7 @@ func (s *Store) index(ctx context.Context, v []float32) error {
 // Reserve takes n sequence numbers from the namespace's counter in one
 // atomic update.
 func (s *Store) Reserve(ctx context.Context, ns dmem.Namespace, n int) (int64, error) {
-	if n <= 0 {
+	if n <= 0 || n > maxReserve {
 		return 0, fmt.Errorf("pgstore: reserve %d: %w", n, engram.ErrInvalidInput)
 	}
 	id, err := s.id(ctx, ns)
@@ -337,6 +361,26 @@ func scanRecord(row pgx.Row) (dmem.Record, error) {
 	var err error
 	r.Embedding, err = decodeVec(emb)
 	return r, err
+}
+
+// collect reads every row with scan, skipping (with a warning) rows whose
+// stored bytes do not decode: as in the embedded store, a damaged record
+// costs that record, never the namespace.
+func collect[T any](rows pgx.Rows, scan func(pgx.Row) (T, error)) ([]T, error) {
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		x, err := scan(rows)
+		if errors.Is(err, errUndecodable) {
+			slog.Warn("pgstore: skipping an undecodable record", "err", err)
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, x)
+	}
+	return out, rows.Err()
 }
 
 // Get returns a stored record.
@@ -370,7 +414,7 @@ func (s *Store) Scan(ctx context.Context, ns dmem.Namespace, log bool, fn func(d
 		return s.fail("scan", err)
 	}
 	// Collected first, so that fn holds no connection and may commit.
-	rs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (dmem.Record, error) { return scanRecord(row) })
+	rs, err := collect(rows, scanRecord)
 	if err != nil {
 		return s.fail("scan", err)
 	}

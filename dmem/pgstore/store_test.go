@@ -2,6 +2,8 @@ package pgstore_test
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"testing"
 
@@ -53,4 +55,54 @@ func TestConformancePgvector(t *testing.T) {
 	}
 	s.Close()
 	storetest.Run(t, func(t *testing.T) dmem.Store { return open(t) })
+}
+
+// pgvectorOrSkip opens a store that searches with pgvector, or skips.
+func pgvectorOrSkip(t *testing.T) *pgstore.Store {
+	s := open(t)
+	if s.String() != pgvectorStore {
+		s.Close()
+		t.Skip("the server does not offer the pgvector extension")
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// Vectors wider than pgvector's HNSW index takes (2,000 dimensions) are
+// stored and found, by a scan.
+func TestWideVectors(t *testing.T) {
+	s := pgvectorOrSkip(t)
+	ns := dmem.Namespace{User: fmt.Sprintf("wide-%x", rand.Uint64())}
+	t.Cleanup(func() { s.Commit(bg, ns, []dmem.Op{dmem.Clear()}) })
+	v := make([]float32, 3072)
+	v[7] = 1
+	if err := s.Commit(bg, ns, []dmem.Op{dmem.Put(dmem.Record{Seq: 1, Route: dmem.RouteCore, Embedding: v})}); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := s.Query(bg, ns, v, 3)
+	if err != nil || len(hits) != 1 || hits[0].Seq != 1 {
+		t.Fatalf("Query = %+v, %v", hits, err)
+	}
+}
+
+// A process searching by exact scan and one using pgvector share a
+// namespace: each finds the other's units.
+func TestMixedSearchModes(t *testing.T) {
+	vec := pgvectorOrSkip(t)
+	exact := open(t, pgstore.WithExactSearch())
+	t.Cleanup(func() { exact.Close() })
+	ns := dmem.Namespace{User: fmt.Sprintf("mixed-%x", rand.Uint64())}
+	t.Cleanup(func() { vec.Commit(bg, ns, []dmem.Op{dmem.Clear()}) })
+	if err := vec.Commit(bg, ns, []dmem.Op{dmem.Put(dmem.Record{Seq: 1, Route: dmem.RouteCore, Embedding: []float32{1, 0}})}); err != nil {
+		t.Fatal(err)
+	}
+	if err := exact.Commit(bg, ns, []dmem.Op{dmem.Put(dmem.Record{Seq: 2, Route: dmem.RouteCore, Embedding: []float32{0, 1}})}); err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range map[string]*pgstore.Store{"pgvector": vec, "exact": exact} {
+		hits, err := s.Query(bg, ns, []float32{0, 1}, 5)
+		if err != nil || len(hits) != 2 || hits[0].Seq != 2 {
+			t.Errorf("%s store: Query = %+v, %v; want both units, 2 first", name, hits, err)
+		}
+	}
 }

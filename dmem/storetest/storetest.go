@@ -31,6 +31,8 @@ func Run(t *testing.T, open func(t *testing.T) dmem.Store) {
 		{"PutGet", s.putGet},
 		{"PutKeepsPriority", s.putKeepsPriority},
 		{"Priority", s.priority},
+		{"PriorityExtremes", s.priorityExtremes},
+		{"InvalidOps", s.invalidOps},
 		{"Evict", s.evict},
 		{"DeleteAndLog", s.deleteAndLog},
 		{"Query", s.query},
@@ -795,5 +797,56 @@ func (s *suite) reopen(t *testing.T) {
 	}
 	if next, err := s.store.Reserve(bg, ns, 1); err != nil || next < first+10 {
 		t.Fatalf("reopened: reserve returned %d (%v); %d..%d were taken", next, err, first, first+9)
+	}
+}
+
+// priorityExtremes: a priority change on a unit whose priority decayed far
+// below the floor, or one that would overflow, lands where NewLogP says.
+func (s *suite) priorityExtremes(t *testing.T) {
+	ns, r := s.ns(t), rand.New(rand.NewPCG(3, 7))
+	commit(t, s.store, ns, dmem.Put(rec(r, 1, dmem.RouteCore, 0, 8)))
+	want := 0.0
+	for _, st := range []struct{ at, mul, add, min float64 }{
+		{1100, 2, 1, 0}, // 2^-1100 underflows: the add decides
+		{1100, 1e300, 0, 0},
+		{1100, 1e300, 0, 0}, // capped, not overflowing
+		{5000, 1, 0, 0},
+	} {
+		commit(t, s.store, ns, dmem.Priority(1, st.at, st.mul, st.add, st.min))
+		want = dmem.NewLogP(want, st.at, st.mul, st.add, st.min)
+		got, err := s.store.Get(bg, ns, 1)
+		if err != nil || math.Abs(got.LogP-want) > 1e-6 {
+			t.Fatalf("after %+v: LogP %v, %v; want %v", st, got.LogP, err, want)
+		}
+	}
+}
+
+// invalidOps: a commit holding an op no store may apply (Op.Check) is
+// refused whole, with ErrInvalidInput, and changes nothing.
+func (s *suite) invalidOps(t *testing.T) {
+	ns, r := s.ns(t), rand.New(rand.NewPCG(3, 8))
+	good := rec(r, 1, dmem.RouteCore, 0, 8)
+	nanVec := rec(r, 2, dmem.RouteCore, 0, 8)
+	nanVec.Embedding[3] = float32(math.NaN())
+	nanStat := rec(r, 3, dmem.RouteCore, math.Inf(1), 8)
+	for name, bad := range map[string]dmem.Op{
+		"NaN embedding":   dmem.Put(nanVec),
+		"infinite LogP":   dmem.Put(nanStat),
+		"NaN multiplier":  dmem.Priority(1, 0, math.NaN(), 0, 0),
+		"term with a NUL": dmem.Term("a\x00b", 1),
+		"invalid UTF-8":   dmem.Term("a\xffb", 1),
+		"unknown kind":    {Kind: 200},
+	} {
+		if err := s.store.Commit(bg, ns, []dmem.Op{dmem.Put(good), bad}); !errors.Is(err, engram.ErrInvalidInput) {
+			t.Errorf("%s: Commit = %v, want ErrInvalidInput", name, err)
+		}
+	}
+	if _, err := s.store.Get(bg, ns, 1); !errors.Is(err, engram.ErrNotFound) {
+		t.Errorf("a refused commit stored its valid op: %v", err)
+	}
+	q := make([]float32, 8)
+	q[0] = float32(math.NaN())
+	if _, err := s.store.Query(bg, ns, q, 3); !errors.Is(err, engram.ErrInvalidInput) {
+		t.Errorf("Query with a NaN vector = %v, want ErrInvalidInput", err)
 	}
 }
