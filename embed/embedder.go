@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -68,9 +69,20 @@ func (e *Embedder) Dimensions() int {
 // Embed returns the unit-normalised vector of s; the zero vector when s
 // has no content words.
 func (e *Embedder) Embed(s string) []float32 {
-	v := make([]float32, e.Dimensions())
-	e.accumulate(v, s)
-	Normalize(v)
+	acc := make([]float64, e.Dimensions())
+	e.accumulate(acc, s)
+	var n float64
+	for _, x := range acc {
+		n += x * x
+	}
+	v := make([]float32, len(acc))
+	if n == 0 {
+		return v
+	}
+	inv := 1 / math.Sqrt(n)
+	for i, x := range acc {
+		v[i] = float32(x * inv)
+	}
 	return v
 }
 
@@ -94,7 +106,7 @@ func (e *Embedder) EmbedQuery(ctx context.Context, s string) ([]float32, error) 
 	return e.Embed(s), nil
 }
 
-func (e *Embedder) accumulate(v []float32, s string) {
+func (e *Embedder) accumulate(v []float64, s string) {
 	terms := text.Terms(s)
 	counts := make(map[string]float64, 4*len(terms))
 	for i, t := range terms {
@@ -110,9 +122,11 @@ func (e *Embedder) accumulate(v []float32, s string) {
 			counts["c:"+strconv.FormatUint(uint64(c.ID), 36)] += conceptWeight * float64(c.Weight)
 		}
 	}
-	for f, w := range counts {
+	// In a fixed order, so that the sums, and the vector, are the same on
+	// every call.
+	for _, f := range slices.Sorted(maps.Keys(counts)) {
 		// Sublinear term frequency: a word said five times is not five times the topic.
-		add(v, f, 1+math.Log(1+w)-math.Log(2))
+		add(v, f, 1+math.Log(1+counts[f])-math.Log(2))
 	}
 }
 
@@ -130,7 +144,7 @@ func charGrams(w string) []string {
 }
 
 // add hashes feature f into v with a sign, so collisions cancel on average.
-func add(v []float32, f string, w float64) {
+func add(v []float64, f string, w float64) {
 	h := fnv.New64a()
 	h.Write([]byte(f))
 	x := h.Sum64()
@@ -138,7 +152,7 @@ func add(v []float32, f string, w float64) {
 	if x>>63 == 1 {
 		w = -w
 	}
-	v[i] += float32(w)
+	v[i] += w
 }
 
 // Normalized returns v at unit length: v itself when it already is (or is
@@ -166,9 +180,9 @@ func Normalize(v []float32) {
 	if s == 0 {
 		return
 	}
-	inv := float32(1 / math.Sqrt(s))
+	inv := 1 / math.Sqrt(s) // in float64: for a tiny vector it overflows float32
 	for i := range v {
-		v[i] *= inv
+		v[i] = float32(float64(v[i]) * inv)
 	}
 }
 

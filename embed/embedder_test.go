@@ -68,3 +68,39 @@ func BenchmarkEmbed(b *testing.B) {
 		e.Embed("Oh, before I forget, Toast the golden retriever has officially joined the family.")
 	}
 }
+
+// The same text gives the same bits every time, however many features
+// share a slot (a map's order once leaked into float32 sums).
+func TestEmbedBitForBit(t *testing.T) {
+	e, err := New(WithDimensions(16)) // few slots: many collisions
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := "Priya moved to Lisbon last spring and started as a marine biologist at the aquarium; " +
+		"her brother Anders visits in May, and they plan a trip to Porto, Braga and the Douro valley."
+	first := e.Embed(s)
+	for range 200 {
+		for i, x := range e.Embed(s) {
+			if math.Float32bits(x) != math.Float32bits(first[i]) {
+				t.Fatalf("dim %d: %v then %v", i, first[i], x)
+			}
+		}
+	}
+}
+
+// A tiny vector normalises to unit length, not to Inf and NaN.
+func TestNormalizeTiny(t *testing.T) {
+	v := make([]float32, 16)
+	v[0], v[3] = 1e-40, -1e-40
+	w := Normalized(v)
+	var n float64
+	for _, x := range w {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			t.Fatalf("Normalized = %v", w)
+		}
+		n += float64(x) * float64(x)
+	}
+	if math.Abs(n-1) > 1e-5 {
+		t.Fatalf("norm² %v", n)
+	}
+}

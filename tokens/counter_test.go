@@ -109,3 +109,29 @@ func BenchmarkCount(b *testing.B) {
 		c.Count(text)
 	}
 }
+
+// A long run without white space is counted in pieces: quickly, and never
+// below the exact count, which the encoder itself gives for runs short
+// enough to wait for.
+func TestLongRuns(t *testing.T) {
+	c := Default()
+	for _, s := range []string{
+		strings.Repeat("a", 3000),
+		strings.Repeat("aGVsbG8gd29ybGQ=", 300), // base64
+		"see " + strings.Repeat("x9_", 700) + " done",
+		strings.Repeat("\uFFFD", 800),
+	} {
+		exact := len(c.enc.EncodeOrdinary(s))
+		got := c.Count(s)
+		cuts := len(s) / maxRun
+		if got < exact || got > exact+3*cuts+3 {
+			t.Errorf("%.20q…: Count %d, exact %d (%d cuts)", s, got, exact, cuts)
+		}
+	}
+	if n := c.Count(strings.Repeat("a", 1<<20)); n < (1<<20)/16 {
+		t.Errorf("1 MiB run counted as %d tokens", n)
+	}
+	if got, want := c.Count("Human: hello there\n"), len(c.enc.EncodeOrdinary("Human: hello there\n")); got != want {
+		t.Errorf("ordinary text: %d, exact %d", got, want)
+	}
+}

@@ -85,16 +85,14 @@ func expectedAnswer(s string) answerType {
 // classes, each once.
 func kindTerms(terms []string) []kindTerm {
 	var out []kindTerm
+	seen := make(map[string]bool)
 	for _, t := range terms {
 		k := lexicon.Kinds(t) &^ (lexicon.KindAdj | lexicon.KindAdverb | lexicon.KindPertainym | lexicon.KindParticiple)
 		if k == 0 {
 			continue
 		}
-		dup := false
-		for _, o := range out {
-			dup = dup || o.term == t
-		}
-		if !dup {
+		if !seen[t] {
+			seen[t] = true
 			out = append(out, kindTerm{t, k})
 		}
 	}

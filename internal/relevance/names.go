@@ -21,6 +21,7 @@ func queryNames(s string) []string { return names(s, false) }
 
 func names(s string, strict bool) []string {
 	var out []string
+	seen := make(map[string]bool) // out as a set: a long text names many
 	for _, w := range text.Split(s) {
 		r, _ := utf8.DecodeRuneInString(w.Raw)
 		if !unicode.IsUpper(r) || len(w.Raw) < 2 || strings.ToUpper(w.Raw) == w.Raw {
@@ -37,11 +38,8 @@ func names(s string, strict bool) []string {
 		if strict && w.SentenceStart && lexicon.Concepts(stem) != nil {
 			continue
 		}
-		found := false
-		for _, o := range out {
-			found = found || o == stem
-		}
-		if !found {
+		if !seen[stem] {
+			seen[stem] = true
 			out = append(out, stem)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/engram-go/engram"
@@ -229,5 +230,22 @@ func TestNoveltyPrefersTheFactToTheRepeat(t *testing.T) {
 	rel := Score(NewQuery("Tell me about Wren's lazy cat", nil), index(d), d)
 	if argmax(rel[2:]) != 2 {
 		t.Fatalf("rel = %v: the turn that introduces Luna (4) should beat the repeats", rel)
+	}
+}
+
+// Names and answer kinds of a long text come once each (they are kept as
+// sets; a scan of the list per word made 100k names take seconds).
+func TestLongTextsOnceEach(t *testing.T) {
+	var sb strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&sb, " Zq%d went, Zq%d", i, i)
+	}
+	ns := Names(sb.String())
+	if len(ns) != 20000 || len(slices.Compact(slices.Sorted(slices.Values(ns)))) != len(ns) {
+		t.Fatalf("%d names, want 20000 distinct", len(ns))
+	}
+	ks := kindTerms(text.Terms(strings.Repeat("dog cat nurse teacher ", 5000)))
+	if len(ks) != 4 {
+		t.Fatalf("kind terms %v, want four", ks)
 	}
 }
