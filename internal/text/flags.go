@@ -1,6 +1,7 @@
 package text
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -12,10 +13,13 @@ import (
 // remember, proper names, numbers, dates. It never sets FlagPinned.
 func Flags(s string) engram.Flags {
 	var f engram.Flags
+	if clockTime.MatchString(s) {
+		f |= engram.FlagDate | engram.FlagNumber
+	}
 	words := Split(s)
 	for i, w := range words {
 		switch {
-		case dateWords[w.Norm]:
+		case dateWords[w.Norm] && (!ambiguousMonths[w.Norm] || monthAt(words, i)):
 			f |= engram.FlagDate
 		case hasDigit(w.Norm):
 			f |= engram.FlagNumber
@@ -43,16 +47,27 @@ func directiveAt(ws []Word, i int) bool {
 		}
 		return ""
 	}
+	prev := ""
+	if i > 0 {
+		prev = ws[i-1].Norm
+	}
 	switch ws[i].Norm {
 	case "remember", "memorize", "memorise":
-		prev := ""
-		if i > 0 {
-			prev = ws[i-1].Norm
+		// "please remember", "remember that", a sentence-initial imperative;
+		// not "I remember that day", "I can't remember this", "Remember when…?".
+		switch {
+		case prev == "please" || prev == "to" || prev == "always":
+			return true
+		case recalling[prev] || next(1) == "when":
+			return false
 		}
-		// "please remember", "remember that", sentence-initial imperative; not "I remember when".
-		return ws[i].SentenceStart || prev == "please" || prev == "to" || prev == "always" || next(1) == "that" || next(1) == "this"
+		return ws[i].SentenceStart || next(1) == "that" || next(1) == "this"
 	case "don't", "don’t", "do":
-		return next(1) == "forget" || (next(1) == "not" && next(2) == "forget")
+		// "don't forget", "please do not forget"; not "I don't forget names".
+		if recalling[prev] {
+			return false
+		}
+		return next(1) == "forget" && ws[i].Norm != "do" || (next(1) == "not" && next(2) == "forget")
 	case "note":
 		return next(1) == "that" || next(1) == "this"
 	case "keep", "bear":
@@ -62,6 +77,11 @@ func directiveAt(ws []Word, i int) bool {
 	}
 	return false
 }
+
+// recalling are the words before "remember" or "don't forget" that make
+// them a statement about memory, not a request.
+var recalling = setOf("i", "we", "they", "he", "she", "can't", "can’t", "cannot", "couldn't",
+	"couldn’t", "don't", "don’t", "didn't", "didn’t", "not", "never", "still", "barely", "hardly", "vaguely")
 
 func isCapitalised(raw string) bool {
 	r, _ := utf8.DecodeRuneInString(raw)
@@ -81,9 +101,13 @@ func hasDigit(s string) bool {
 	return false
 }
 
-// looksLikeDate accepts years (1900–2099), ordinals ("3rd") and clock times.
+// looksLikeDate accepts years (1900–2099), ISO dates ("2024-05-03"),
+// ordinals ("3rd") and hours ("7pm"); not "20kg".
 func looksLikeDate(w string) bool {
-	if len(w) == 4 && (strings.HasPrefix(w, "19") || strings.HasPrefix(w, "20")) && !strings.ContainsAny(w, ".-") {
+	if len(w) == 4 && allDigits(w) && (strings.HasPrefix(w, "19") || strings.HasPrefix(w, "20")) {
+		return true
+	}
+	if len(w) == 10 && w[4] == '-' && w[7] == '-' && allDigits(w[:4]+w[5:7]+w[8:]) {
 		return true
 	}
 	for _, suf := range [...]string{"st", "nd", "rd", "th", "am", "pm"} {
@@ -92,6 +116,29 @@ func looksLikeDate(w string) bool {
 		}
 	}
 	return false
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// clockTime matches "14:30" and "9:05"; Split cuts them at the colon.
+var clockTime = regexp.MustCompile(`(^|[^\d:])\d{1,2}:\d{2}($|[^\d:])`)
+
+// ambiguousMonths are months that are also common words ("you may", "a
+// march"): dates only when capitalised mid-sentence or next to a number.
+var ambiguousMonths = setOf("may", "march")
+
+func monthAt(ws []Word, i int) bool {
+	if !ws[i].SentenceStart && isCapitalised(ws[i].Raw) {
+		return true
+	}
+	return i > 0 && hasDigit(ws[i-1].Norm) || i+1 < len(ws) && hasDigit(ws[i+1].Norm)
 }
 
 var dateWords = setOf("january", "february", "march", "april", "may", "june", "july", "august",

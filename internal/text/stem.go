@@ -21,15 +21,13 @@ func Stem(w string) string {
 	case strings.HasSuffix(w, "s"):
 		w = w[:len(w)-1]
 	}
-	for _, suf := range [...]string{"ingly", "edly", "ing", "ed"} {
-		if strings.HasSuffix(w, suf) && hasVowel(w[:len(w)-len(suf)]) && len(w)-len(suf) >= 3 {
-			w = w[:len(w)-len(suf)]
-			// "stopp" → "stop", "hopp" → "hop"; keep "ll", "ss", "zz".
-			if n := len(w); n >= 2 && w[n-1] == w[n-2] && !strings.ContainsRune("lsz", rune(w[n-1])) {
-				w = w[:n-1]
-			}
-			break
+	if strings.HasSuffix(w, "eed") {
+		// "agreed" → "agree", but "breed", "need" and "speed" are words.
+		if hasVowel(w[:len(w)-3]) {
+			w = w[:len(w)-1]
 		}
+	} else {
+		w = stripVerbSuffix(w)
 	}
 	if strings.HasSuffix(w, "y") && len(w) > 3 && !isVowel(w[len(w)-2]) {
 		w = w[:len(w)-1] + "i"
@@ -58,4 +56,20 @@ func hasVowel(w string) bool {
 		}
 	}
 	return false
+}
+
+// stripVerbSuffix removes "-ing", "-ed" and their adverbs from w, undoing a
+// doubled final consonant: "stopped" → "stop"; "ll", "ss", "zz" and vowels
+// stay ("falling" → "fall", "seeing" → "see").
+func stripVerbSuffix(w string) string {
+	for _, suf := range [...]string{"ingly", "edly", "ing", "ed"} {
+		if strings.HasSuffix(w, suf) && hasVowel(w[:len(w)-len(suf)]) && len(w)-len(suf) >= 3 {
+			w = w[:len(w)-len(suf)]
+			if n := len(w); n >= 2 && w[n-1] == w[n-2] && !strings.ContainsRune("lszaeiou", rune(w[n-1])) {
+				w = w[:n-1]
+			}
+			return w
+		}
+	}
+	return w
 }

@@ -16,6 +16,10 @@ func TestStem(t *testing.T) {
 		{"stop", "stopped", "stopping", "stops"},
 		{"dog", "dogs"},
 		{"study", "studies", "studied"},
+		{"agree", "agreed", "agrees"},
+		{"guarantee", "guaranteed"},
+		{"see", "seeing", "sees"},
+		{"breed", "breeds", "breeding"},
 	}
 	for _, group := range same {
 		want := Stem(group[0])
@@ -59,6 +63,18 @@ func TestFlags(t *testing.T) {
 		{"We met on 3rd March", engram.FlagDate | engram.FlagNumber},
 		{"It was three years ago", engram.FlagDate | engram.FlagNumber},
 		{"Keep in mind I am vegan", engram.FlagDirective},
+		{"You may want to rest", 0},
+		{"We met in May", engram.FlagDate},
+		{"the march to the sea", 0},
+		{"I lost 20kg and bought a 20GB card", engram.FlagNumber},
+		{"The meeting is at 14:30", engram.FlagDate | engram.FlagNumber},
+		{"Due 2024-05-03", engram.FlagDate | engram.FlagNumber},
+		{"I remember that day at the lake", 0},
+		{"I can't remember this song", 0},
+		{"Remember when we got lost?", 0},
+		{"I don't forget names", 0},
+		{"Please do not forget the keys", engram.FlagDirective},
+		{"Remember this: the code is 1234", engram.FlagDirective | engram.FlagNumber},
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
@@ -89,4 +105,21 @@ func FuzzSplit(f *testing.F) {
 		Flags(s)
 		Sentences(s)
 	})
+}
+
+// Combining marks and zero-width joiners stay inside their word.
+func TestSplitKeepsMarks(t *testing.T) {
+	for s, want := range map[string][]string{
+		"हिन्दी बोलो":        {"हिन्दी", "बोलो"},
+		"Rene\u0301e came":   {"rene\u0301e", "came"},
+		"می\u200cخواهم بروم": {"می\u200cخواهم", "بروم"},
+	} {
+		var got []string
+		for _, w := range Split(s) {
+			got = append(got, w.Norm)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("Split(%q) = %q, want %q", s, got, want)
+		}
+	}
 }

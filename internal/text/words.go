@@ -39,6 +39,9 @@ func Split(s string) []Word {
 			if start < 0 {
 				start = i
 			}
+		case start >= 0 && (unicode.Is(unicode.Mark, r) || (r == '\u200c' || r == '\u200d') && joins(s, i+size)):
+			// a combining mark (a vowel sign, a decomposed accent) or a
+			// zero-width joiner between letters belongs to the word
 		case start >= 0 && (r == '\'' || r == '’' || r == '-' || r == '.') && joins(s, i+size):
 			// inner punctuation: keep going
 		default:
