@@ -12,7 +12,9 @@ import (
 // Model returns an eino chat model as a langchaingo llms.Model, text only,
 // so that an eino model can summarise for a memory
 // (ratedistortion.WithSummarizer). Of langchaingo's call options, the model
-// name, max tokens, temperature, top-p and stop words are passed on.
+// name, max tokens, temperature, top-p and stop words are passed on; a
+// zero temperature or top-p is taken as unset, since langchaingo's options
+// cannot tell the two apart.
 func Model(m model.BaseChatModel) llms.Model { return chatModel{m} }
 
 type chatModel struct{ m model.BaseChatModel }
