@@ -54,7 +54,7 @@ func noveltyGate() gate {
 
 // rewardGate gates reward prediction errors, whose scale is whatever the
 // caller's rewards are: a step is surprising when |δ| lies beyond Tukey's
-// outer fence of the running distribution, Q3 + 1.5·IQR.
+// inner fence of the running distribution, Q3 + 1.5·IQR.
 func rewardGate() gate {
 	return gate{lo: newQuantile(0.25), hi: newQuantile(0.75), fence: 1.5, maxMid: math.Inf(1), steep: 4}
 }

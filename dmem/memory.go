@@ -265,9 +265,12 @@ func stepRole(k engram.StepKind) engram.Role {
 // prediction error δ = r + γ·E[V̄(s')] − V(s), with the next state's value
 // estimated by the running mean until the next step arrives (the TD update
 // then uses the real one). A surprising step is moved to core memory; a
-// positive δ also consolidates the units the latest load returned. r must
-// be finite ([engram.ErrInvalidInput]); with no step yet it fails with
-// [engram.ErrNotFound].
+// positive δ also consolidates the units the latest load returned; a
+// negative one teaches a learned gate ([WithGate]) that they were not
+// needed. r must be finite ([engram.ErrInvalidInput]) and is clamped to
+// ±1e12; with no step yet it fails with [engram.ErrNotFound]. Until some
+// reward is non-zero, rewards are recorded but judge nothing: there is no
+// scale to measure surprise against.
 func (m *Memory) Reward(ctx context.Context, r float64) error {
 	if !finite(r) {
 		return fmt.Errorf("dmem: reward %v: %w", r, engram.ErrInvalidInput)
@@ -291,22 +294,37 @@ func (m *Memory) Reward(ctx context.Context, r float64) error {
 // reward attaches r to the pending step, which must exist, and judges the
 // surprise. m.mu must be held.
 func (m *Memory) reward(r float64, b *batch) {
+	r = max(-maxReward, min(maxReward, r))
 	p := m.pending
-	p.reward += r
+	p.reward = max(-maxReward, min(maxReward, p.reward+r))
 	p.rewarded = true
-	p.u.Reward += r
+	p.u.Reward = max(-maxReward, min(maxReward, p.u.Reward+r))
 	m.st.Rewards++
 	if m.st.Rewards == 1 {
 		m.st.RewardScale = math.Abs(r)
 	} else {
 		m.st.RewardScale += 0.05 * (math.Abs(r) - m.st.RewardScale)
 	}
+	if m.st.RewardScale == 0 {
+		// Only zero rewards so far: no scale to judge surprise against
+		// (the gate's midpoint would be 0, and every step surprising).
+		b.put(p.u)
+		return
+	}
 	delta := p.reward + m.opts.discount*m.st.MeanValue - m.st.Value.value(&p.feat)
-	if r < 0 {
+	if r < 0 && delta <= 0 {
+		// The units the last load returned did not help. Blame them once:
+		// later rewards judge later loads.
 		m.blame()
+		m.retrieved = nil
 	}
 	m.judge(p.u, delta, EventRewarded, b)
 }
+
+// maxReward bounds a reward, and the sums of rewards a step or a unit
+// collects, so that no statistic overflows to infinity (which no store
+// accepts).
+const maxReward = 1e12
 
 // draft is a step prepared outside the lock.
 type draft struct {

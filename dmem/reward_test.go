@@ -2,6 +2,7 @@ package dmem
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -78,5 +79,57 @@ func TestRewardRouting(t *testing.T) {
 	t.Logf("same steps, routine rewards: %d/%d in core, %d/%d retrieved", core, len(positions), got, len(positions))
 	if core > len(positions)/2 {
 		t.Errorf("routine control: %d/%d in core; the test would not tell surprise from chance", core, len(positions))
+	}
+}
+
+// Zero rewards before any other give the reward gate no scale: they must
+// not send every step to core memory.
+func TestZeroRewardsRouteNothing(t *testing.T) {
+	with, without := newMemory(t), newMemory(t)
+	for i := range 300 {
+		s := engram.Step{Kind: engram.StepToolResult, Text: fmt.Sprintf("ok, step %d done", i%7)}
+		for _, m := range []*Memory{with, without} {
+			if err := m.Observe(bg, s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := with.Reward(bg, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a, b := with.Stats().Core, without.Stats().Core; a > b+2 {
+		t.Fatalf("with zero rewards %d units in core, without %d", a, b)
+	}
+}
+
+// Huge finite rewards saturate; the durable record stays writable.
+func TestHugeRewardsStayFinite(t *testing.T) {
+	m := newMemory(t, WithPath(t.TempDir()))
+	for range 3 {
+		if err := m.Observe(bg, engram.Step{Kind: engram.StepFinish, Text: "the deploy worked", Reward: math.MaxFloat64 / 1.5}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := m.Observe(bg, engram.Step{Kind: engram.StepToolResult, Text: "an ordinary step"}); err != nil {
+		t.Fatalf("after huge rewards: %v", err)
+	}
+}
+
+// A negative reward blames the last load's units once, not again for every
+// later unrelated failure.
+func TestBlameOnce(t *testing.T) {
+	m := newMemory(t)
+	save(t, m, "The deploy key is in the vault.", "Noted.")
+	load(t, m, "where is the deploy key")
+	if len(m.retrieved) == 0 {
+		t.Fatal("the load returned nothing")
+	}
+	if err := m.Observe(bg, engram.Step{Kind: engram.StepToolError, Text: "build failed", Reward: -1}); err != nil {
+		t.Fatal(err)
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if len(m.retrieved) != 0 {
+		t.Fatalf("after the blame, %v still await judgement", m.retrieved)
 	}
 }

@@ -8,21 +8,31 @@ const referralShare = 0.02
 // learnFromReferral teaches the gate, label-free, from what the model was
 // shown: a unit the last load kept is labelled 1 if the turns saved since
 // use one of its rarer words — the conversation came back to it — and 0 if
-// not. Each load is learned from once, by the save that follows it; the work
-// is bounded by the units one load keeps. b.mu is held.
+// not. In a chain the save after a load is the same turn, so the query's
+// own words count: the user coming back to "Lisbon" is the need the label
+// is about (and, measured, dropping them made the gate worse than the
+// hand-set weights). Rarity is judged on the pool before these turns, so a
+// word both sides of the turn repeat still counts. Each load is
+// learned from once, by the save that follows it; the work is bounded by
+// the units one load keeps. b.mu is held.
 func (b *Buffer) learnFromReferral(added []*entry) {
 	s := b.last
 	if b.opts.gate == nil || s == nil || s.learned {
 		return
 	}
 	s.learned = true
-	said := make(map[string]bool)
+	said := make(map[string]int) // word → how many of the added turns hold it
 	for _, e := range added {
+		in := make(map[string]bool, len(e.terms))
 		for _, t := range e.terms {
-			said[t] = true
+			if !in[t] {
+				in[t] = true
+				said[t]++
+			}
 		}
 	}
-	maxDF := max(2, int(referralShare*float64(len(b.pool))))
+	before := len(b.pool) - len(added)
+	maxDF := max(2, int(referralShare*float64(before)))
 	var yes, no []int
 	for i, u := range s.units {
 		if !s.kept[i] {
@@ -30,7 +40,7 @@ func (b *Buffer) learnFromReferral(added []*entry) {
 		}
 		referred := false
 		for _, t := range u.e.terms {
-			if said[t] && b.index.DocFreq(t) <= maxDF {
+			if n := said[t]; n > 0 && b.index.DocFreq(t)-n <= maxDF {
 				referred = true
 				break
 			}

@@ -69,3 +69,30 @@ func TestGateLearnsFromReward(t *testing.T) {
 		t.Fatal("a reward after a load did not train the gate")
 	}
 }
+
+// A word both sides of a turn repeat still refers back: rarity is judged on
+// the pool before the turn, not counting the turn's own messages.
+func TestReferralRepeatedByBothSides(t *testing.T) {
+	label := func(reply string) float64 {
+		g, err := gate.New(gate.WithSeed(5))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := newBuffer(t, WithTokenBudget(400), WithGate(g))
+		save(t, b, "My sister Priya lives in Lisbon.", "Nice.")
+		load(t, b, "tell me about family")
+		x, _ := b.Explain()
+		save(t, b, "Is Lisbon sunny?", reply)
+		for _, u := range x.Units {
+			if strings.Contains(u.Text, "Priya") {
+				return g.Score(u.Features)
+			}
+		}
+		t.Fatal("the load did not keep the fact")
+		return 0
+	}
+	once, twice := label("Yes."), label("Lisbon is sunny in summer.")
+	if twice < 0.5 || twice < once-0.05 {
+		t.Fatalf("gate score %.3f when only the human says Lisbon, %.3f when both do: both refer back", once, twice)
+	}
+}

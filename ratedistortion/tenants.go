@@ -3,18 +3,23 @@ package ratedistortion
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/gate"
 )
 
 // Tenants serves many namespaces from one process: each namespace gets its
 // own [Buffer], built with the same options on first use, so a unit saved
 // for one tenant is never returned, counted, evicted or summarised for
-// another. It is safe for concurrent use; buffers of different namespaces
-// do not contend.
+// another. A gate given by [WithGate] is where each namespace starts: it
+// learns in its own copy, taken when the namespace is first used, so one
+// tenant's turns and rewards never change another's scores. It is safe for
+// concurrent use; buffers of different namespaces do not contend.
 type Tenants struct {
 	opts []Option
+	gate *gate.Gate // WithGate's, copied for each namespace; nil for none
 
 	mu      sync.Mutex // guards buffers
 	buffers map[engram.Namespace]*Buffer
@@ -23,10 +28,11 @@ type Tenants struct {
 // NewTenants checks opts once, by building a buffer, and returns an empty
 // registry.
 func NewTenants(opts ...Option) (*Tenants, error) {
-	if _, err := New(opts...); err != nil {
+	b, err := New(opts...)
+	if err != nil {
 		return nil, err
 	}
-	return &Tenants{opts: opts, buffers: make(map[engram.Namespace]*Buffer)}, nil
+	return &Tenants{opts: opts, gate: b.opts.gate, buffers: make(map[engram.Namespace]*Buffer)}, nil
 }
 
 // For returns the buffer of namespace ns, creating it on first use. An
@@ -41,7 +47,15 @@ func (t *Tenants) For(ns engram.Namespace) (*Buffer, error) {
 	if b, ok := t.buffers[ns]; ok {
 		return b, nil
 	}
-	b, err := New(t.opts...)
+	opts := t.opts
+	if t.gate != nil {
+		g, err := copyGate(t.gate)
+		if err != nil {
+			return nil, fmt.Errorf("ratedistortion: namespace %v: %w", ns, err)
+		}
+		opts = append(slices.Clip(opts), WithGate(g))
+	}
+	b, err := New(opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +63,22 @@ func (t *Tenants) For(ns engram.Namespace) (*Buffer, error) {
 	return b, nil
 }
 
-// Forget drops namespace ns and everything it held.
+// copyGate returns a gate with g's weights and learning state.
+func copyGate(g *gate.Gate) (*gate.Gate, error) {
+	data, err := g.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	c := new(gate.Gate)
+	if err := c.UnmarshalBinary(data); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Forget drops namespace ns and everything it held. A buffer For returned
+// earlier is detached: what is saved to it afterwards no longer reaches
+// the registry, and the next For(ns) starts empty.
 func (t *Tenants) Forget(_ context.Context, ns engram.Namespace) {
 	t.mu.Lock()
 	defer t.mu.Unlock()

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/gate"
 )
 
 // TestTenantsNeverCross runs random saves, loads, pins and forgets for 100
@@ -81,5 +82,36 @@ func TestTenantsNeverCross(t *testing.T) {
 	}
 	if _, err := NewTenants(WithTokenBudget(-1)); !errors.Is(err, engram.ErrInvalidOption) {
 		t.Fatalf("bad options: err = %v", err)
+	}
+}
+
+// Each namespace learns in its own copy of the gate: one tenant's rewards
+// do not change another's scores.
+func TestTenantsLearnApart(t *testing.T) {
+	g, err := gate.New(gate.WithSeed(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := NewTenants(WithTokenBudget(200), WithGate(g))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := ts.For(engram.Namespace{User: "a"})
+	b, _ := ts.For(engram.Namespace{User: "b"})
+	for _, buf := range []*Buffer{a, b} {
+		save(t, buf, "My sister Priya lives in Lisbon.", "Nice.")
+	}
+	load(t, b, "Lisbon")
+	before, _ := b.Explain()
+	for range 50 {
+		load(t, a, "Lisbon")
+		if err := a.Reward(context.Background(), 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	load(t, b, "Lisbon")
+	after, _ := b.Explain()
+	if before.Units[0].Utility != after.Units[0].Utility {
+		t.Fatalf("tenant a's rewards moved tenant b's utility from %v to %v", before.Units[0].Utility, after.Units[0].Utility)
 	}
 }
