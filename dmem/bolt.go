@@ -71,7 +71,11 @@ func OpenStore(dir string) (Store, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("dmem: open store: %w", err)
 	}
-	db, err := bolt.Open(filepath.Join(dir, fileName), 0o600, &bolt.Options{Timeout: 5 * time.Second, FreelistType: bolt.FreelistMapType})
+	path := filepath.Join(dir, fileName)
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 5 * time.Second, FreelistType: bolt.FreelistMapType})
+	if errors.Is(err, bolt.ErrTimeout) {
+		return nil, fmt.Errorf("dmem: open store: %s is in use by another process (one process per store; share one with dmem/pgstore): %w", path, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("dmem: open store: %w", err)
 	}

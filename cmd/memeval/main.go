@@ -1,14 +1,15 @@
 // Command memeval measures how well each memory keeps what matters at each
 // token budget, and how fast.
 //
-//	memeval [-data FILE] [-memories rd,bm25,…] [-budgets 512,1024,2048,4096] [-json] [-chart memeval.png]
+//	memeval [-data FILE] [-memories rd,bm25,…] [-budgets 512,1024,2048,4096] [-json] [-chart FILE.png]
 //	memeval gen [-seed N] [-samples N] [-noise 0.5] [-paraphrase P] [-o FILE]
 //
 // With no arguments it generates the default synthetic set, runs every
-// memory, prints a table and writes the chart, offline.
+// memory and prints a table, offline; -chart also draws it.
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -46,13 +47,25 @@ func run(args []string, stdout, stderr io.Writer) error {
 	memories := fs.String("memories", "all", "comma-separated memories to run: "+names(eval.All()))
 	budgets := fs.String("budgets", "512,1024,2048,4096", "comma-separated token budgets")
 	asJSON := fs.Bool("json", false, "print results as JSON instead of a table")
-	chart := fs.String("chart", "memeval.png", "PNG chart to write; empty for none")
+	chart := fs.String("chart", "", "PNG chart to write (e.g. docs/memeval.png); empty for none")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q (flags come first; the only subcommand is gen)", fs.Arg(0))
 	}
 	var ss []dataset.Sample
 	var err error
 	if *data != "" {
+		var generated []string
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "seed" || f.Name == "samples" || f.Name == "paraphrase" {
+				generated = append(generated, "-"+f.Name)
+			}
+		})
+		if len(generated) > 0 {
+			return fmt.Errorf("%s apply to the generated set, not to -data %s", strings.Join(generated, ", "), *data)
+		}
 		ss, err = dataset.ReadFile(*data)
 	} else {
 		cfg := dataset.DefaultGenConfig()
@@ -62,6 +75,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if len(ss) == 0 {
+		return fmt.Errorf("no conversations to replay in %s", cmp.Or(*data, "the generated set"))
+	}
 	ms, err := eval.Select(eval.All(), *memories)
 	if err != nil {
 		return err
@@ -69,6 +85,14 @@ func run(args []string, stdout, stderr io.Writer) error {
 	bs, err := parseInts(*budgets)
 	if err != nil {
 		return err
+	}
+	// Open the chart's file before the run, so that a bad path fails at once.
+	var chartFile *os.File
+	if *chart != "" {
+		if chartFile, err = os.Create(*chart); err != nil {
+			return err
+		}
+		defer chartFile.Close()
 	}
 	cfg := eval.Config{Budgets: bs, Memories: ms}
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
@@ -99,18 +123,15 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if *chart == "" {
+	if chartFile == nil {
 		return nil
 	}
-	f, err := os.Create(*chart)
-	if err != nil {
+	if err := eval.WriteChart(chartFile, rs, fmt.Sprintf("evidence recall, %d conversations", len(ss))); err != nil {
+		chartFile.Close()
+		os.Remove(*chart)
 		return err
 	}
-	if err := eval.WriteChart(f, rs, fmt.Sprintf("evidence recall, %d conversations", len(ss))); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
+	if err := chartFile.Close(); err != nil {
 		return err
 	}
 	if !*asJSON {
@@ -132,6 +153,9 @@ func gen(args []string, stdout io.Writer) error {
 	out := fs.String("o", "", "file to write (default: standard output)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("gen: unexpected argument %q", fs.Arg(0))
 	}
 	cfg := dataset.GenConfig{Seed: *seed, Samples: *samples, Sessions: *sessions, TurnsPerSession: *turns, NoiseRatio: *noise, Paraphrase: *paraphrase, QuestionsPerSample: *questions}
 	ss, err := dataset.Generate(cfg)

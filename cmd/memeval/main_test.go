@@ -58,3 +58,52 @@ func TestBadFlags(t *testing.T) {
 		}
 	}
 }
+
+// Odd input gets an error that says what to fix, not a panic or a silent
+// default: no conversations, stray words, generator flags with -data, a
+// chart that cannot be written (before any replay).
+func TestOddInput(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.json")
+	if err := os.WriteFile(empty, []byte("[]"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for args, want := range map[string]string{
+		"-data " + empty:                           "no conversations",
+		"-samples 1 stray":                         "unexpected argument",
+		"gen stray":                                "unexpected argument",
+		"-data " + empty + " -seed 3":              "-seed apply to the generated set",
+		"-samples 1 -chart " + dir + "/no/dir.png": "no such file",
+	} {
+		var out bytes.Buffer
+		err := run(strings.Fields(args), &out, &out)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want it to say %q", args, err, want)
+		}
+	}
+}
+
+// One budget still draws: a log axis over a single point.
+func TestChartOneBudget(t *testing.T) {
+	chart := filepath.Join(t.TempDir(), "c.png")
+	var out bytes.Buffer
+	if err := run([]string{"-samples", "1", "-memories", "oracle", "-budgets", "1", "-chart", chart}, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	if png, err := os.ReadFile(chart); err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
+		t.Fatalf("chart: %v", err)
+	}
+}
+
+// Evidence ids that name no turn are not held against a memory; a category
+// with no question shows "-", not 0.
+func TestDanglingEvidence(t *testing.T) {
+	var out bytes.Buffer
+	if err := run([]string{"-data", "../../internal/dataset/testdata/quirks.json", "-memories", "oracle", "-budgets", "512"}, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	fields := strings.Fields(strings.Split(strings.TrimSpace(out.String()), "\n")[2])
+	if fields[0] != "oracle" || fields[2] != "1.000" || fields[6] != "-" {
+		t.Fatalf("oracle row %q: want recall 1.000 and no open-domain question", fields)
+	}
+}

@@ -90,7 +90,7 @@ func TestCommands(t *testing.T) {
 	}{
 		{"dmem", []string{"kept (", "Remember that my dentist appointment", "Sent a reward of +1", "Sent a reward of -1", "in core", "2 events delivered"}},
 		{"rd", []string{`query "When is my dentist appointment?"`, "kept", "dropped", "Sent a reward of +1", "units in the pool", "2 events delivered"}},
-		{"window", []string{"last 5 exchanges", "- Human: My sister Alice lives in Lisbon.", "does not learn from feedback", "10 of 40 messages held"}},
+		{"window", []string{"last 5 exchanges", "- Human: My sister Alice lives in Lisbon.", "does not learn from feedback", "returned 10 of the 40 messages saved"}},
 		{"token", []string{"newest messages that fit 60 tokens", "- Human: The wifi password is kiwi-7731.", "does not learn from feedback"}},
 	} {
 		t.Run(tt.memory, func(t *testing.T) {

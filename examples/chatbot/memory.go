@@ -97,7 +97,7 @@ func newBackend(ctx context.Context, c config, llm llms.Model) (*backend, error)
 		b := &backend{rec: &recorder{Memory: m}, close: none}
 		b.why = func() string { return whyRecent(rule, b.rec) }
 		b.stats = func() string {
-			return fmt.Sprintf("%s: %d of %d messages held (%s)", c.memory, len(historyLines(b.rec.history())), 2*b.rec.turns(), rule)
+			return fmt.Sprintf("%s: the last load returned %d of the %d messages saved (%s)", c.memory, len(historyLines(b.rec.history())), 2*b.rec.turns(), rule)
 		}
 		return b, nil
 	}

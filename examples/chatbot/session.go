@@ -3,7 +3,9 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
+	"golang.org/x/term"
 	"io"
 	"os"
 	"strings"
@@ -81,6 +83,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 		fmt.Fprintln(stdout, help)
 	}
 	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	for {
 		if interactive {
 			fmt.Fprint(stdout, "> ")
@@ -101,6 +104,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 		if err := s.handle(ctx, line); err != nil {
 			return err
 		}
+	}
+	if errors.Is(sc.Err(), bufio.ErrTooLong) {
+		return fmt.Errorf("an input line is longer than %d MiB; split it", maxLine>>20)
 	}
 	return sc.Err()
 }
@@ -128,9 +134,14 @@ func (s *session) handle(ctx context.Context, line string) error {
 		if cmd == ":bad" {
 			rating = callbacks.ThumbsDown
 		}
+		failed := s.rw.Stats().Failed
 		s.rw.Feedback(ctx, rating, strings.TrimSpace(arg))
 		if err := s.rw.Flush(ctx); err != nil {
 			return err
+		}
+		if s.rw.Stats().Failed > failed {
+			fmt.Fprintln(s.out, "The memory could not take the reward (is there an answer to rate yet?).")
+			return nil
 		}
 		fmt.Fprintf(s.out, "Sent a reward of %+g to the memory.\n", rating)
 	default:
@@ -150,12 +161,13 @@ func (s *session) handle(ctx context.Context, line string) error {
 	return nil
 }
 
-// isTerminal reports whether r is a terminal, where a person types.
+// isTerminal reports whether r is a terminal, where a person types (not
+// /dev/null, which is a character device too).
 func isTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
+
+// maxLine is the longest input line the chatbot reads: a pasted document
+// may be long, but a line past this ends the session with a clear error.
+const maxLine = 16 << 20

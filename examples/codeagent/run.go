@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"time"
 
 	"github.com/engram-go/engram/callbacks"
@@ -59,6 +60,11 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	c, err := parseFlags(args, stdout)
 	if err != nil {
 		return err
+	}
+	// The tasks are judged by go test: without it every task would look
+	// unfixed.
+	if _, err := exec.LookPath("go"); err != nil {
+		return fmt.Errorf("the go command is needed to test the patches: %w", err)
 	}
 	p, about, err := newProposer(c)
 	if err != nil {

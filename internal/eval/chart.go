@@ -21,6 +21,17 @@ func WriteChart(w io.Writer, rs []Result, title string) error {
 	p.Y.Min, p.Y.Max = 0, 1
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = budgetTicks(rs)
+	// Set the range: for one budget, plot would pad it down to 0, which a
+	// log scale cannot show.
+	for i, r := range rs {
+		b := float64(max(1, r.Budget))
+		if i == 0 || b/1.2 < p.X.Min {
+			p.X.Min = b / 1.2
+		}
+		if i == 0 || b*1.2 > p.X.Max {
+			p.X.Max = b * 1.2
+		}
+	}
 	// Bottom right, above the newest-first buffers' low lines.
 	p.Legend.YOffs = 1.2 * vg.Inch
 	p.Add(plotter.NewGrid())

@@ -98,7 +98,8 @@ func Select(all []Memory, names string) ([]Memory, error) {
 //	             conversation, replayed as an agent loop (load, then save), so
 //	             that the buffer learns whether turns come back to what it kept
 //	rd-gate-sup  supervised, for comparison only: one gate fit to the
-//	             evidence labels of conversations of another seed (2)
+//	             evidence labels of two conversations of seed 2 (so a run
+//	             with -seed 2 tests it partly on what it was fit on)
 func Gates() []Memory {
 	return []Memory{
 		{Name: "rd-gate", Engram: true, New: func(_ context.Context, budget int, _ *dataset.Sample) (schema.Memory, error) {
