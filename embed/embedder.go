@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
-	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -108,26 +107,45 @@ func (e *Embedder) EmbedQuery(ctx context.Context, s string) ([]float32, error) 
 
 func (e *Embedder) accumulate(v []float64, s string) {
 	terms := text.Terms(s)
-	counts := make(map[string]float64, 4*len(terms))
+	// Features in the order they first occur, so that the sums, and the
+	// vector, are the same on every call (a map's order is not).
+	var fs features
+	fs.index = make(map[string]int, 4*len(terms))
 	for i, t := range terms {
-		counts["w:"+t] += wordWeight
+		fs.add("w:"+t, wordWeight)
 		if i > 0 {
-			counts["b:"+terms[i-1]+" "+t] += bigramWeight
+			fs.add("b:"+terms[i-1]+" "+t, bigramWeight)
 		}
 		grams := charGrams(t)
 		for _, g := range grams {
-			counts["g:"+g] += gramWeight / float64(len(grams))
+			fs.add("g:"+g, gramWeight/float64(len(grams)))
 		}
 		for _, c := range lexicon.Concepts(t) {
-			counts["c:"+strconv.FormatUint(uint64(c.ID), 36)] += conceptWeight * float64(c.Weight)
+			fs.add("c:"+strconv.FormatUint(uint64(c.ID), 36), conceptWeight*float64(c.Weight))
 		}
 	}
-	// In a fixed order, so that the sums, and the vector, are the same on
-	// every call.
-	for _, f := range slices.Sorted(maps.Keys(counts)) {
+	for i, f := range fs.names {
 		// Sublinear term frequency: a word said five times is not five times the topic.
-		add(v, f, 1+math.Log(1+counts[f])-math.Log(2))
+		add(v, f, 1+math.Log(1+fs.weights[i])-math.Log(2))
 	}
+}
+
+// features are a text's weighted features, in order of first occurrence.
+type features struct {
+	names   []string
+	weights []float64
+	index   map[string]int
+}
+
+func (fs *features) add(f string, w float64) {
+	i, ok := fs.index[f]
+	if !ok {
+		i = len(fs.names)
+		fs.index[f] = i
+		fs.names = append(fs.names, f)
+		fs.weights = append(fs.weights, 0)
+	}
+	fs.weights[i] += w
 }
 
 // charGrams returns the 4-grams of "#word#"; a short word is one gram.

@@ -13,7 +13,7 @@ import (
 // remember, proper names, numbers, dates. It never sets FlagPinned.
 func Flags(s string) engram.Flags {
 	var f engram.Flags
-	if clockTime.MatchString(s) {
+	if strings.IndexByte(s, ':') >= 0 && clockTime.MatchString(s) {
 		f |= engram.FlagDate | engram.FlagNumber
 	}
 	words := Split(s)
