@@ -294,11 +294,11 @@ func (m *Memory) Reward(ctx context.Context, r float64) error {
 // reward attaches r to the pending step, which must exist, and judges the
 // surprise. m.mu must be held.
 func (m *Memory) reward(r float64, b *batch) {
-	r = max(-maxReward, min(maxReward, r))
+	r = saturate(r)
 	p := m.pending
-	p.reward = max(-maxReward, min(maxReward, p.reward+r))
+	p.reward = saturate(p.reward+r)
 	p.rewarded = true
-	p.u.Reward = max(-maxReward, min(maxReward, p.u.Reward+r))
+	p.u.Reward = saturate(p.u.Reward+r)
 	m.st.Rewards++
 	if m.st.Rewards == 1 {
 		m.st.RewardScale = math.Abs(r)
@@ -325,6 +325,9 @@ func (m *Memory) reward(r float64, b *batch) {
 // collects, so that no statistic overflows to infinity (which no store
 // accepts).
 const maxReward = 1e12
+
+// saturate returns r within ±maxReward.
+func saturate(r float64) float64 { return max(-maxReward, min(maxReward, r)) }
 
 // draft is a step prepared outside the lock.
 type draft struct {
