@@ -93,7 +93,7 @@ func (m *Memory) evictOverflow(b *batch) {
 // u keeps its text and place.
 func (m *Memory) merge(u, s *unit, g float64, b *batch) {
 	u.Merged += 1 + s.Merged
-	u.Reward = saturate(u.Reward+s.Reward)
+	u.Reward = saturate(u.Reward + s.Reward)
 	u.Retrieved += s.Retrieved
 	if math.Abs(s.Delta) > math.Abs(u.Delta) {
 		u.Delta = s.Delta

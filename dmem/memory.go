@@ -296,9 +296,9 @@ func (m *Memory) Reward(ctx context.Context, r float64) error {
 func (m *Memory) reward(r float64, b *batch) {
 	r = saturate(r)
 	p := m.pending
-	p.reward = saturate(p.reward+r)
+	p.reward = saturate(p.reward + r)
 	p.rewarded = true
-	p.u.Reward = saturate(p.u.Reward+r)
+	p.u.Reward = saturate(p.u.Reward + r)
 	m.st.Rewards++
 	if m.st.Rewards == 1 {
 		m.st.RewardScale = math.Abs(r)
