@@ -39,10 +39,11 @@ func lexisOf(s string) lexis { return lexis{terms: text.Terms(s), names: relevan
 // add indexes u, whose text has lx, in a new slot.
 func (w *words) add(u *unit, lx lexis) {
 	u.slot = len(w.slots)
-	w.ix.Add(u.slot, lx.terms, u.Flags)
-	if u.Fresh >= 0 {
-		w.ix.SetNovelty(u.slot, u.Fresh)
+	fresh := u.Fresh
+	if fresh < 0 { // a record from before Fresh was kept: judge it here
+		fresh = relevance.NoveltyOf(lx.terms, w.ix.Seen)
 	}
+	w.ix.Add(u.slot, lx.terms, u.Flags, fresh)
 	w.slots = append(w.slots, u)
 	w.names = append(w.names, lx.names)
 }

@@ -170,8 +170,8 @@ func (b *Buffer) place(e *entry, d draft) {
 		u.Group = newGroup()
 		b.openHuman = -1
 	}
-	b.index.Add(len(b.pool), e.terms, e.unit.Flags)
-	e.novelty = b.index.Novelty(len(b.pool))
+	e.novelty = relevance.NoveltyOf(e.terms, b.index.Seen)
+	b.index.Add(len(b.pool), e.terms, e.unit.Flags, e.novelty)
 	b.pool = append(b.pool, e)
 	b.byID[u.ID] = e
 }

@@ -74,7 +74,6 @@ func (b *Buffer) enforceCap() {
 	for i, e := range b.pool {
 		// A unit's novelty was judged against everything before it,
 		// dropped units included.
-		b.index.Add(i, e.terms, e.unit.Flags)
-		b.index.SetNovelty(i, e.novelty)
+		b.index.Add(i, e.terms, e.unit.Flags, e.novelty)
 	}
 }

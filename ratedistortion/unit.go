@@ -22,7 +22,7 @@ type entry struct {
 	names     []string         // stemmed names it mentions
 	retrieved int              // loads that kept it
 	reward    float64          // rewards received after loads that kept it
-	novelty   float64          // the index's novelty for it when it came; kept across rebuilds
+	novelty   float64          // judged once when it came (relevance.NoveltyOf), given to every rebuilt index
 	sents     []sentence       // analysed on first use by the extractive summary
 	toolIDs   []string         // the tool calls it makes or answers
 	group     *groupVec        // on a group's first unit: the group's embedding, cached

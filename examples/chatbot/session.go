@@ -5,13 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"golang.org/x/term"
 	"io"
 	"os"
 	"strings"
 
 	"github.com/engram-go/engram/callbacks"
 	"github.com/tmc/langchaingo/chains"
+	"golang.org/x/term"
 )
 
 // session is one conversation: a langchaingo conversation chain over an

@@ -51,17 +51,19 @@ func (ix *Index) DocFreq(t string) int { return ix.words.DocFreq(t) }
 // Len returns the number of documents.
 func (ix *Index) Len() int { return ix.words.Len() }
 
-// Add indexes document doc with its stemmed terms (text.Terms) and flags
-// (text.Flags).
-func (ix *Index) Add(doc int, terms []string, flags engram.Flags) {
-	novelty := NoveltyOf(terms, func(t string) bool { return ix.words.DocFreq(t) > 0 })
+// Add indexes document doc with its stemmed terms (text.Terms), flags
+// (text.Flags) and novelty, clamped to [0, 1]: NoveltyOf its terms, judged
+// against what came before it ([Index.Seen] for a memory whose past is the
+// index) and kept by the caller, so that a rebuilt index does not judge a
+// document again after earlier ones have gone.
+func (ix *Index) Add(doc int, terms []string, flags engram.Flags, novelty float64) {
 	ix.words.Add(doc, terms)
 	for len(ix.kinds) <= doc {
 		ix.kinds = append(ix.kinds, nil)
 		ix.flags = append(ix.flags, 0)
 		ix.novelty = append(ix.novelty, 0)
 	}
-	ix.novelty[doc] = novelty
+	ix.novelty[doc] = min(1, max(0, novelty))
 	ix.kinds[doc], ix.flags[doc] = kindTerms(terms), flags
 	var cs []string
 	for _, t := range terms {
@@ -104,23 +106,15 @@ func NoveltyOf(terms []string, seen func(term string) bool) float64 {
 	return min(1, float64(fresh)/freshWords)
 }
 
-// Novelty returns document doc's novelty: [NoveltyOf] its terms against
-// the documents added before it, unless SetNovelty replaced it. It depends
-// on the order documents were added in, which is their order in time.
+// Seen reports whether some indexed document holds the stemmed word t.
+func (ix *Index) Seen(t string) bool { return ix.words.DocFreq(t) > 0 }
+
+// Novelty returns the novelty document doc was added with.
 func (ix *Index) Novelty(doc int) float64 {
 	if doc < 0 || doc >= len(ix.novelty) {
 		return 0
 	}
 	return ix.novelty[doc]
-}
-
-// SetNovelty replaces the novelty of document doc, for a caller that
-// keeps its own: one that rebuilds an index must not let a document's
-// novelty change because earlier documents have gone.
-func (ix *Index) SetNovelty(doc int, v float64) {
-	if doc >= 0 && doc < len(ix.novelty) {
-		ix.novelty[doc] = min(1, max(0, v))
-	}
 }
 
 // score adds the weighted BM25 of q's words and concepts into out.

@@ -21,7 +21,8 @@ func (d docs) Names(i int) []string { return Names(d[i]) }
 func index(d docs) *Index {
 	ix := NewIndex()
 	for i, s := range d {
-		ix.Add(i, text.Terms(s), text.Flags(s))
+		terms := text.Terms(s)
+		ix.Add(i, terms, text.Flags(s), NoveltyOf(terms, ix.Seen))
 	}
 	return ix
 }
@@ -207,11 +208,11 @@ func TestNoveltyCountsFirstMentions(t *testing.T) {
 			t.Errorf("Novelty(%d) = %v, want %v", i, got, want)
 		}
 	}
-	ix.SetNovelty(1, 2)
-	if got := ix.Novelty(1); got != 1 {
-		t.Errorf("SetNovelty(1, 2) gives %v, want it clamped to 1", got)
+	ix.Add(3, text.Terms("Wren: hello"), 0, 2)
+	if got := ix.Novelty(3); got != 1 {
+		t.Errorf("Add with novelty 2 gives %v, want it clamped to 1", got)
 	}
-	if ix.Novelty(-1) != 0 || ix.Novelty(3) != 0 {
+	if ix.Novelty(-1) != 0 || ix.Novelty(4) != 0 {
 		t.Error("Novelty out of range should be 0")
 	}
 }
