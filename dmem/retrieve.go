@@ -33,6 +33,10 @@ func (m *Memory) lambda() float64 {
 	return lambdaYoung - (lambdaYoung-lambdaMature)*r/(r+maturity)
 }
 
+// packSharpness is the power of a candidate's score that the selection
+// sums. TEMPORARY knob.
+var packSharpness = relevance.Knob("dsharp", 2)
+
 // cand is a unit considered by one retrieval, copied out of the memory so
 // that scoring and packing run without the lock.
 type cand struct {
@@ -299,16 +303,21 @@ func (m *Memory) pack(cs []cand, budget int) ([]cand, error) {
 	itemOf := make(map[int64]int)
 	var items []knapsack.Item
 	var members [][]int
+	pairing := relevance.On(relevance.Pairing)
 	for i, c := range cs {
-		k, ok := itemOf[c.group]
+		g := c.group
+		if !pairing && (c.role == engram.RoleHuman || c.role == engram.RoleAI) {
+			g = -1 - int64(i)
+		}
+		k, ok := itemOf[g]
 		if !ok {
 			k = len(items)
-			itemOf[c.group] = k
+			itemOf[g] = k
 			items = append(items, knapsack.Item{})
 			members = append(members, nil)
 		}
 		items[k].Cost += max(c.tokens, 1)
-		items[k].Weight += c.score*c.score + 1e-6
+		items[k].Weight += math.Pow(c.score, packSharpness) + 1e-6
 		members[k] = append(members[k], i)
 	}
 	for {

@@ -43,7 +43,7 @@ func (w *words) add(u *unit, lx lexis) {
 	if fresh < 0 { // a record from before Fresh was kept: judge it here
 		fresh = relevance.NoveltyOf(lx.terms, w.ix.Seen)
 	}
-	w.ix.Add(u.slot, lx.terms, u.Flags, fresh)
+	w.ix.Add(u.slot, u.Text, w.Near(u.slot, -1), lx.terms, u.Flags, fresh)
 	w.slots = append(w.slots, u)
 	w.names = append(w.names, lx.names)
 }
@@ -91,3 +91,12 @@ func (w *words) Vector(i int) relevance.Vector {
 }
 
 func (w *words) Names(i int) []string { return w.names[i] }
+
+// Near returns the slot k after slot i, or −1 if it is out of range or
+// empty. Slots are in step order.
+func (w *words) Near(i, k int) int {
+	if j := i + k; j >= 0 && j < len(w.slots) && w.slots[j] != nil {
+		return j
+	}
+	return -1
+}

@@ -114,17 +114,30 @@ type pool []*entry
 func (p pool) Len() int                      { return len(p) }
 func (p pool) Vector(i int) relevance.Vector { return p[i].vec }
 func (p pool) Names(i int) []string          { return p[i].names }
+func (p pool) Near(i, k int) int {
+	if j := i + k; j >= 0 && j < len(p) {
+		return j
+	}
+	return -1
+}
 
 // features computes the query-independent features of pool[i] plus rel.
 func (b *Buffer) features(i int, rel float64) engram.Features {
 	e := b.pool[i]
 	age := b.seq - 1 - e.unit.Seq
+	flags, rec := e.unit.Flags, recency(age, b.opts.halfLife)
+	if !relevance.On(relevance.Flags) {
+		flags &= engram.FlagPinned | engram.FlagDirective
+	}
+	if !relevance.On(relevance.Recency) {
+		rec = 0
+	}
 	return engram.Features{
 		Relevance: rel,
-		Recency:   recency(age, b.opts.halfLife),
+		Recency:   rec,
 		Tokens:    e.unit.Tokens,
 		Role:      e.unit.Role,
-		Flags:     e.unit.Flags,
+		Flags:     flags,
 		Retrieved: e.retrieved,
 		AgeSteps:  age,
 		Surprise:  e.reward,
@@ -154,13 +167,17 @@ func (b *Buffer) selectUnits(query string, qvec []float32) (*selection, error) {
 		u := b.score(f)
 		// Groups are mostly adjacent; the map is for tool results that
 		// join an earlier call.
-		k, ok := lastItem, e.unit.Group == lastGroup && i > 0
+		g := e.unit.Group
+		if !relevance.On(relevance.Pairing) && len(e.toolIDs) == 0 {
+			g = -1 - int64(i)
+		}
+		k, ok := lastItem, g == lastGroup && i > 0
 		if !ok {
-			k, ok = itemOfGroup[e.unit.Group]
+			k, ok = itemOfGroup[g]
 		}
 		if !ok {
 			k = len(items)
-			itemOfGroup[e.unit.Group] = k
+			itemOfGroup[g] = k
 			items = append(items, knapsack.Item{})
 			members = append(members, nil)
 		}
@@ -168,7 +185,7 @@ func (b *Buffer) selectUnits(query string, qvec []float32) (*selection, error) {
 		items[k].Weight += u
 		items[k].Forced = items[k].Forced || e.unit.Flags.Has(engram.FlagPinned)
 		members[k] = append(members[k], i)
-		lastGroup, lastItem = e.unit.Group, k
+		lastGroup, lastItem = g, k
 		s.units[i] = scored{e: e, features: f, utility: u, item: k}
 	}
 
@@ -180,7 +197,7 @@ func (b *Buffer) selectUnits(query string, qvec []float32) (*selection, error) {
 		}
 	}
 	selBudget := s.budget
-	if total > s.budget && b.opts.summaryShare > 0 {
+	if total > s.budget && b.opts.summaryShare > 0 && relevance.On(relevance.Summary) {
 		// The summary's reserve never crowds out pinned units.
 		reserve := min(int(float64(s.budget)*b.opts.summaryShare), max(0, s.budget-forced))
 		selBudget -= reserve

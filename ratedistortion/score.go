@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/relevance"
 )
 
 // Weights is the hand-set [engram.Scorer]: a unit's utility is a weighted
@@ -31,7 +32,7 @@ type Weights struct {
 // linear scale lets many half-relevant short messages outbid the one that
 // answers. Recency is weak and short-lived (see [WithRecencyHalfLife]): it
 // keeps the last exchanges for continuity without crowding out old facts.
-var DefaultWeights = Weights{Relevance: 1, Sharpness: 2, FlagRelevance: 0.5, Recency: 0.2, Flag: 0.05, Directive: 0.6, Rewarded: 0.1, Floor: 0.01}
+var DefaultWeights = Weights{Relevance: 1, Sharpness: relevance.Knob("sharp", 2), FlagRelevance: 0.5, Recency: 0.2, Flag: 0.05, Directive: 0.6, Rewarded: 0.1, Floor: 0.01}
 
 func (w Weights) relevance(f engram.Features) float64 {
 	r := f.Relevance

@@ -23,6 +23,7 @@ import (
 
 	"github.com/engram-go/engram/internal/dataset"
 	"github.com/engram-go/engram/internal/eval"
+	"github.com/engram-go/engram/internal/relevance"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 )
@@ -48,6 +49,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	budgets := fs.String("budgets", "512,1024,2048,4096", "comma-separated token budgets")
 	asJSON := fs.Bool("json", false, "print results as JSON instead of a table")
 	chart := fs.String("chart", "", "PNG chart to write (e.g. docs/memeval.png); empty for none")
+	offList := fs.String("off", "", "comma-separated relevance components to switch off, for an ablation")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -81,6 +83,17 @@ func run(args []string, stdout, stderr io.Writer) error {
 	ms, err := eval.Select(eval.All(), *memories)
 	if err != nil {
 		return err
+	}
+	if *offList != "" {
+		var off relevance.Component
+		for _, n := range strings.Split(*offList, ",") {
+			c, err := relevance.ParseComponent(n)
+			if err != nil {
+				return err
+			}
+			off |= c
+		}
+		defer relevance.SetOff(off)()
 	}
 	bs, err := parseInts(*budgets)
 	if err != nil {

@@ -24,6 +24,9 @@ type Index struct {
 	kinds    [][]kindTerm   // by document: its words that have WordNet classes
 	flags    []engram.Flags // by document
 	novelty  []float64      // by document; see Novelty
+	speaker  []string       // by document: see SpeakerOf
+	asks     []bool         // by document: it asks something
+	asked    []bool         // by document: the document before it asks
 }
 
 // kindTerm is a word of a document and its WordNet classes.
@@ -56,14 +59,22 @@ func (ix *Index) Len() int { return ix.words.Len() }
 // against what came before it ([Index.Seen] for a memory whose past is the
 // index) and kept by the caller, so that a rebuilt index does not judge a
 // document again after earlier ones have gone.
-func (ix *Index) Add(doc int, terms []string, flags engram.Flags, novelty float64) {
+//
+// text is the document as written, for its speaker and whether it asks;
+// prev is the document before it in the conversation, or −1.
+func (ix *Index) Add(doc int, text string, prev int, terms []string, flags engram.Flags, novelty float64) {
 	ix.words.Add(doc, terms)
 	for len(ix.kinds) <= doc {
 		ix.kinds = append(ix.kinds, nil)
 		ix.flags = append(ix.flags, 0)
 		ix.novelty = append(ix.novelty, 0)
+		ix.speaker = append(ix.speaker, "")
+		ix.asks = append(ix.asks, false)
+		ix.asked = append(ix.asked, false)
 	}
 	ix.novelty[doc] = min(1, max(0, novelty))
+	ix.speaker[doc], ix.asks[doc] = SpeakerOf(text), asks(text)
+	ix.asked[doc] = prev >= 0 && prev < len(ix.asks) && ix.asks[prev]
 	ix.kinds[doc], ix.flags[doc] = kindTerms(terms), flags
 	var cs []string
 	for _, t := range terms {

@@ -10,8 +10,6 @@ import (
 
 // Tuning of the mix; see Score.
 const (
-	// LexicalShare is the weight of BM25 in the mix; cosine gets the rest.
-	LexicalShare = 0.8
 	// nameGateShare is how much of a document's relevance depends on it naming
 	// the people and things the query names.
 	nameGateShare = 0.5
@@ -32,6 +30,9 @@ const (
 	// fact than to repeat small talk.
 	noveltyBoost = 3.0
 )
+
+// LexicalShare is the weight of BM25 in the mix; cosine gets the rest.
+var LexicalShare = knob("lex", 0.5)
 
 // Query is a query analysed once for scoring many documents.
 type Query struct {
@@ -59,6 +60,9 @@ type Corpus interface {
 	Vector(i int) Vector
 	// Names returns the stemmed names document i mentions (see [Names]).
 	Names(i int) []string
+	// Near returns the document k places after document i in the
+	// conversation (before it for k < 0), or −1 if there is none.
+	Near(i, k int) int
 }
 
 // Score returns the relevance of every document of c, never negative: up
@@ -75,38 +79,45 @@ type Corpus interface {
 //     the question asks for (a date for "when", a job title for "what does
 //     she do"), and 1 + noveltyBoost × its novelty (see [Index.Novelty]).
 func Score(q Query, ix *Index, c Corpus) []float64 {
-	// Cosine refines what the words and concepts found; a document sharing
-	// neither is not worth a dot product.
+	// Every document gets its cosine: a third of the turns a question
+	// needs share no word with it.
 	return score(q, ix, c, func(lex []float64, dot func(int)) {
-		for i, l := range lex {
-			if l > 0 {
-				dot(i)
-			}
+		for i := range lex {
+			dot(i)
 		}
 	})
 }
 
 // ScoreSubset is [Score] for a corpus too large to compare the query's
 // embedding with every document: it compares it only with docs (the nearest
-// documents by a vector index, say) and with as many documents of highest
-// BM25, and counts the cosine of the others as 0, below what the nearest
-// have. Everything else — BM25 over words and concepts, the name gate, the
-// expansion, answer typing — runs over the whole index from its postings,
-// as in Score. It returns the relevance of every document; its cost is that
-// of the postings the query reaches, a few passes over an array of c.Len()
-// numbers, and 2·len(docs) vector products.
+// documents by a vector index, say), with as many documents of highest
+// BM25, and with their neighbours (see [Corpus.Near]), and counts the
+// cosine of the others as 0, below what the nearest have. Everything else —
+// BM25 over words and concepts, the name gate, the expansion, answer
+// typing — runs over the whole index from its postings, as in Score. It
+// returns the relevance of every document; its cost is that of the
+// postings the query reaches, a few passes over an array of c.Len()
+// numbers, and about 10·len(docs) vector products.
 func ScoreSubset(q Query, ix *Index, c Corpus, docs []int) []float64 {
 	return score(q, ix, c, func(lex []float64, dot func(int)) {
+		near := func(d int) {
+			dot(d)
+			for k := -contextReach; k <= contextReach; k++ {
+				if j := c.Near(d, k); k != 0 && j >= 0 {
+					dot(j)
+				}
+			}
+		}
 		for _, d := range docs {
 			if d >= 0 && d < len(lex) {
-				dot(d)
+				near(d)
 			}
 		}
 		for _, d := range topK(lex, len(docs)) {
 			if lex[d] == 0 {
 				break
 			}
-			dot(d)
+			near(d)
 		}
 	})
 }
@@ -122,8 +133,12 @@ func score(q Query, ix *Index, c Corpus, compare func(lex []float64, dot func(do
 	lex := make([]float64, n)
 	ix.score(q.Terms, lex)
 	cos := make([]float64, n)
-	if q.Vec != nil {
-		compare(lex, func(d int) { cos[d] = max(0, c.Vector(d).Dot(q.Vec)) })
+	if q.Vec != nil && On(Cosine) {
+		compare(lex, func(d int) {
+			if d >= 0 && d < n && cos[d] == 0 {
+				cos[d] = max(1e-12, c.Vector(d).Dot(q.Vec))
+			}
+		})
 	}
 	return mix(q, ix, c, lex, cos)
 }
@@ -133,29 +148,38 @@ func score(q Query, ix *Index, c Corpus, compare func(lex []float64, dot func(do
 func mix(q Query, ix *Index, c Corpus, lex, cos []float64) []float64 {
 	n := len(lex)
 	rel := make([]float64, n)
-	gate := nameGate(q.Names, ix.words, n)
+	var gate []float64
+	if On(NameGate) {
+		gate = nameGate(q.Names, ix.words, n)
+	}
 	Mix(rel, lex, cos)
 	applyGate(rel, gate)
 
-	if extra := expansion(q, ix.words, c, rel); len(extra) > 0 {
-		clear(lex)
-		ix.score(extra, lex)
-		Mix(rel, lex, cos)
-		applyGate(rel, gate)
+	if On(Expansion) {
+		if extra := expansion(q, ix.words, c, rel); len(extra) > 0 {
+			clear(lex)
+			ix.score(extra, lex)
+			Mix(rel, lex, cos)
+			applyGate(rel, gate)
+		}
 	}
-	if a := expectedAnswer(q.Text); !a.zero() && answerBoost > 0 {
+	if a := expectedAnswer(q.Text); !a.zero() && answerBoost > 0 && On(AnswerTyping) {
 		// Only the best candidates can be selected; the rest keep their score.
 		for _, d := range topK(rel, answerCandidates) {
 			rel[d] *= 1 + answerBoost*a.match(ix, c, q, d)
 		}
 	}
-	if noveltyBoost > 0 {
+	if noveltyBoost > 0 && On(Novelty) {
 		for d := range rel {
 			if d < len(ix.novelty) {
 				rel[d] *= 1 + noveltyBoost*ix.novelty[d]
 			}
 		}
 	}
+	if On(Context) {
+		rel = inContext(rel, c)
+	}
+	cues(q, ix, rel)
 	return rel
 }
 
@@ -226,7 +250,7 @@ const contextShare = 0.3
 // Smooth adds to each rel[i] contextShare times rel[next(i)], where next returns
 // the index of the unit that replies to i, or −1.
 func Smooth(rel []float64, next func(i int) int) {
-	if contextShare == 0 {
+	if contextShare == 0 || !On(Reply) {
 		return
 	}
 	orig := slices.Clone(rel)

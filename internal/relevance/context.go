@@ -1,0 +1,137 @@
+package relevance
+
+import (
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/engram-go/engram/internal/text"
+)
+
+// The context kernel and the cues, measured on real dialogue (LoCoMo's
+// development conversations; README, "What relevance weighs"). In real
+// conversation the turn that holds a fact often shares no word with the
+// question about it, while the turn before or after does: "Did you make
+// it to the concert?" — "Yes! Best night of the year." A turn therefore
+// inherits contextNear of its neighbours' relevance and contextFar of the
+// turns two away.
+var (
+	contextNear = knob("ctx1", 0.5)
+	contextFar  = knob("ctx2", 0.25)
+	// speakerCue is added to the relevance (scaled to at most 1) of every
+	// turn whose speaker the question names: "What did Caroline paint?"
+	// is answered by Caroline.
+	speakerCue = knob("spk", 0.25)
+	// askedCue is added for a turn that follows a question: an answer.
+	askedCue = knob("ask", 0.1)
+)
+
+// contextReach is how many turns on each side the kernel reaches.
+const contextReach = 2
+
+// knob is a tuning constant an experiment may override with
+// ENGRAM_KNOBS="name=value,…". TEMPORARY.
+func knob(name string, def float64) float64 { return Knob(name, def) }
+
+// Knob is knob for other packages. TEMPORARY.
+func Knob(name string, def float64) float64 {
+	for _, kv := range strings.Split(os.Getenv("ENGRAM_KNOBS"), ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		if ok && k == name {
+			if x, err := strconv.ParseFloat(v, 64); err == nil {
+				return x
+			}
+		}
+	}
+	return def
+}
+
+// inContext returns rel, scaled to a maximum of 1, plus each document's
+// neighbours' share.
+func inContext(rel []float64, c Corpus) []float64 {
+	m := 0.0
+	for _, x := range rel {
+		m = max(m, x)
+	}
+	if m == 0 {
+		return rel
+	}
+	out := make([]float64, len(rel))
+	for i, x := range rel {
+		if x == 0 {
+			continue
+		}
+		x /= m
+		out[i] += x
+		for k := 1; k <= contextReach; k++ {
+			w := contextNear
+			if k > 1 {
+				w = contextFar
+			}
+			if j := c.Near(i, k); j >= 0 {
+				out[j] += w * x
+			}
+			if j := c.Near(i, -k); j >= 0 {
+				out[j] += w * x
+			}
+		}
+	}
+	return out
+}
+
+// cues adds to rel what the turn's speaker and place say.
+func cues(q Query, ix *Index, rel []float64) {
+	spk := On(Speaker) && speakerCue != 0
+	ask := On(Asked) && askedCue != 0
+	if !spk && !ask {
+		return
+	}
+	m := slices.Max(append([]float64{0}, rel...))
+	if m == 0 {
+		return // nothing matched: cues alone choose nothing
+	}
+	for d := range rel {
+		if d >= len(ix.speaker) {
+			break
+		}
+		if spk && ix.speaker[d] != "" {
+			if _, ok := q.Terms[ix.speaker[d]]; ok {
+				rel[d] += speakerCue * m
+			}
+		}
+		if ask && ix.asked[d] {
+			rel[d] += askedCue * m
+		}
+	}
+}
+
+// SpeakerOf returns the stemmed name of the speaker a text opens with —
+// "Caroline: I went…" — or "" if it does not open with one to three
+// capitalised words and a colon.
+func SpeakerOf(s string) string {
+	head, _, ok := strings.Cut(s, ":")
+	if !ok || len(head) == 0 || len(head) > 40 {
+		return ""
+	}
+	fields := strings.Fields(head)
+	if len(fields) == 0 || len(fields) > 3 {
+		return ""
+	}
+	for _, f := range fields {
+		r, _ := utf8.DecodeRuneInString(f)
+		if !unicode.IsUpper(r) {
+			return ""
+		}
+	}
+	terms := text.Terms(fields[0])
+	if len(terms) == 0 {
+		return ""
+	}
+	return terms[0]
+}
+
+// asks reports whether s asks something.
+func asks(s string) bool { return strings.Contains(s, "?") }
