@@ -2,7 +2,6 @@ package dmem
 
 import (
 	"encoding/binary"
-	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -103,8 +102,6 @@ func (u *unit) record(e Event) {
 // keeps the time in nanoseconds, which cannot hold every year; decodeUnit
 // reads both.
 const codecVersion = 2
-
-var errCorrupt = errors.New("dmem: corrupt record")
 
 // encode appends the binary form of u, less its embedding, to b: the
 // Data of its [Record].
