@@ -264,16 +264,16 @@ func guard(path string, fn func() error) (err error) {
 // A file that bbolt opened but that holds no bucket at all gets the root.
 func checkLayout(db *bolt.DB, path string) error {
 	var problem string
+	noRoot := false
 	err := guard(path, func() error {
-		return db.Update(func(tx *bolt.Tx) error {
+		return db.View(func(tx *bolt.Tx) error {
 			root := tx.Bucket(rootBucket)
 			if root == nil {
 				if k, _ := tx.Cursor().First(); k != nil {
 					problem = fmt.Sprintf("no %q bucket, but a bucket %q: not a dmem store", rootBucket, k)
-					return nil
 				}
-				_, err := tx.CreateBucket(rootBucket)
-				return err
+				noRoot = true
+				return nil
 			}
 			return root.ForEach(func(k, v []byte) error {
 				if problem != "" {
@@ -301,6 +301,14 @@ func checkLayout(db *bolt.DB, path string) error {
 			})
 		})
 	})
+	if err == nil && problem == "" && noRoot {
+		err = guard(path, func() error {
+			return db.Update(func(tx *bolt.Tx) error {
+				_, err := tx.CreateBucket(rootBucket)
+				return err
+			})
+		})
+	}
 	if err != nil {
 		if errors.Is(err, ErrCorrupt) {
 			return err
@@ -897,23 +905,28 @@ func encodeRecord(r Record) []byte {
 }
 
 // decodeRecord parses what encodeRecord wrote under key k; the result
-// shares no memory with v.
+// shares no memory with v. A statistic that is not finite is repaired to
+// 0 (see repair); a vector that is not, or a size past its bound, makes
+// the record damaged.
 func decodeRecord(k, v []byte) (Record, error) {
 	if len(k) != 8 || len(v) < 2 || v[0] != recordVersion {
 		return Record{}, errCorrupt
 	}
 	d := &decoder{b: v[2:]}
 	r := Record{Seq: int64(binary.BigEndian.Uint64(k)), Route: Route(v[1])}
-	r.LogP, r.Delta, r.Gate, r.Novelty, r.Reward = d.float(), d.float(), d.float(), d.float(), d.float()
-	if n := d.uvarint(); n > 0 && n <= uint64(len(d.b))/4 {
+	r.LogP, r.Delta, r.Gate, r.Novelty, r.Reward = repair(d.float(), 0), repair(d.float(), 0), repair(d.float(), 0), repair(d.float(), 0), repair(d.float(), 0)
+	if n := d.uvarint(); n > 0 && n <= maxDim && n <= uint64(len(d.b))/4 {
 		r.Embedding = make([]float32, n)
 		for i := range r.Embedding {
 			r.Embedding[i] = math.Float32frombits(binary.LittleEndian.Uint32(d.bytes(4)))
+			if !finite(float64(r.Embedding[i])) {
+				d.err = true
+			}
 		}
 	} else if n > 0 {
 		d.err = true
 	}
-	if d.err || r.Route > RouteMerged {
+	if d.err || r.Seq < 0 || r.Route > RouteMerged {
 		return Record{}, errCorrupt
 	}
 	if len(d.b) > 0 {

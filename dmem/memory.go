@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
 	"slices"
 	"strings"
@@ -437,6 +438,8 @@ func (m *Memory) checkDim(n int) error {
 	switch {
 	case n == 0:
 		return fmt.Errorf("dmem: embedder returned an empty vector: %w", engram.ErrInvalidInput)
+	case n > maxDim:
+		return fmt.Errorf("dmem: embedder returned %d dimensions, more than %d: %w", n, maxDim, engram.ErrInvalidInput)
 	case m.st.Dim == 0:
 		m.st.Dim = n
 	case n != m.st.Dim:
@@ -891,8 +894,8 @@ func (m *Memory) load(ctx context.Context) error {
 		return fmt.Errorf("dmem: load state: %w", err)
 	}
 	if len(snap.State) > 0 {
-		if err := json.Unmarshal(snap.State, &m.st); err != nil {
-			return fmt.Errorf("dmem: load state: %w", err)
+		if err := m.st.decode(snap.State); err != nil {
+			return fmt.Errorf("dmem: load: the state record of namespace %s in %s is damaged: %v (dmem.Salvage keeps the units without it): %w", ns, storeFile(s), err, ErrCorrupt)
 		}
 	}
 	m.novelty.lo, m.novelty.hi = m.st.Novelty[0], m.st.Novelty[1]
@@ -928,8 +931,18 @@ func (m *Memory) load(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("dmem: load units: %w", err)
 	}
+	if d := unitsDim(core, short); d != 0 && d != m.st.Dim {
+		// A damaged dimension would drop every unit; the units say better.
+		slog.Warn("dmem: load: the state's embedding dimension is not the units'; keeping the units'", "namespace", ns.String(), "store", storeFile(s), "state", m.st.Dim, "units", d)
+		m.st.Dim = d
+	}
 	if m.st.Dim > 0 {
 		m.lsh = newLSH(m.st.Dim)
+	}
+	if n := len(core) + len(short); n > 0 {
+		if odd := n - countDim(m.st.Dim, core, short); odd > 0 {
+			slog.Warn("dmem: load: skipping units of another embedding dimension", "namespace", ns.String(), "store", storeFile(s), "units", odd, "dim", m.st.Dim)
+		}
 	}
 	for _, u := range core {
 		if len(u.Embedding) != m.st.Dim {
@@ -1029,4 +1042,16 @@ func short(s string) string {
 		return string(r[:37]) + "…"
 	}
 	return s
+}
+
+// storeFile names where s keeps its record, for errors: the embedded
+// store's file, else what the store says it is.
+func storeFile(s Store) string {
+	if b, ok := s.(*boltStore); ok {
+		return b.path
+	}
+	if sv, ok := s.(fmt.Stringer); ok {
+		return sv.String()
+	}
+	return fmt.Sprintf("%T", s)
 }
