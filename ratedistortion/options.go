@@ -79,7 +79,8 @@ func WithAIPrefix(p string) Option { return func(o *options) { o.aiPrefix = p } 
 
 // WithReturnMessages makes LoadMemoryVariables return []llms.ChatMessage
 // instead of a string. The budget still bounds the string rendering of those
-// messages. Default false.
+// messages. Their texts are as saved, line breaks included: the role is the
+// message's type, so nothing needs indenting. Default false.
 func WithReturnMessages(b bool) Option { return func(o *options) { o.returnMessages = b } }
 
 // WithEncoding selects the tiktoken encoding used to count tokens. Default

@@ -4,9 +4,9 @@
 // A count equals tiktoken-go's EncodeOrdinary count for any text. The
 // encoding's pre-tokenizer pattern is followed by hand (pretoken.go), not by
 // a regular-expression engine, and byte-pair merges of a long piece are
-// ordered by a heap (bpe.go), so counting is linear-ish in the text's length
-// however long its runs without white space; a property test checks the
-// counts against tiktoken-go on random mixed-script text.
+// ordered by a heap (bpe.go), so counting takes n log n time in the length
+// of the text, however long its runs without white space. A property test
+// checks the counts against tiktoken-go on random mixed-script text.
 //
 // One table per encoding is built on first use (about a hundred
 // milliseconds) and shared by every caller in the process; [Counter.Count]
