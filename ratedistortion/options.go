@@ -135,7 +135,9 @@ func WithRecencyHalfLife(n float64) Option { return func(o *options) { o.halfLif
 // above it the lazy greedy runs. Default 22; negative disables exact search.
 func WithExactLimit(n int) Option { return func(o *options) { o.exactLimit = n } }
 
-// WithLogger sets where pool-cap evictions are logged. Default slog.Default().
+// WithLogger sets where pool-cap evictions are logged: one Info record per
+// eviction batch, with how many units went, and one Debug record per unit.
+// Default slog.Default().
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
 
 // WithClock sets the clock that stamps units. Default time.Now.
