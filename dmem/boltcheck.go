@@ -62,8 +62,9 @@ func readMeta(r io.ReaderAt, off int64) (boltMeta, error) {
 }
 
 // fileMeta returns the meta page bbolt would use: the valid one with the
-// higher transaction id, the page size found as bbolt finds it.
-func fileMeta(r io.ReaderAt, size int64) (boltMeta, error) {
+// higher transaction id, the page size found as bbolt finds it. A lenient
+// read takes a truncated file for what it still holds.
+func fileMeta(r io.ReaderAt, size int64, lenient bool) (boltMeta, error) {
 	if size < 2*1024 {
 		return boltMeta{}, fmt.Errorf("the file has %d bytes, too few for bbolt's two meta pages", size)
 	}
@@ -98,6 +99,9 @@ func fileMeta(r io.ReaderAt, size int64) (boltMeta, error) {
 	if m.pageSize != ps {
 		return boltMeta{}, fmt.Errorf("meta pages disagree on the page size (%d, %d)", ps, m.pageSize)
 	}
+	if lenient {
+		m.hwm = min(m.hwm, uint64(size/ps))
+	}
 	if m.hwm < 2 || m.hwm > uint64(size/ps) {
 		return boltMeta{}, fmt.Errorf("the file has %d bytes, %d whole pages of %d bytes, but its meta page counts %d (truncated?)", size, size/ps, ps, m.hwm)
 	}
@@ -119,14 +123,16 @@ type fileWalker struct {
 	// emit, if set, gets each key and value that is not a bucket, under
 	// the keys of the buckets that hold it.
 	emit func(path [][]byte, k, v []byte)
+	// visit, if set, gets each page of the tree read, with its overflow.
+	visit func(id uint64, p []byte)
 }
 
-func newWalker(r io.ReaderAt, size int64) (*fileWalker, error) {
-	m, err := fileMeta(r, size)
+func newWalker(r io.ReaderAt, size int64, lenient bool) (*fileWalker, error) {
+	m, err := fileMeta(r, size, lenient)
 	if err != nil {
 		return nil, err
 	}
-	return &fileWalker{r: r, meta: m, used: make([]bool, m.hwm), free: make([]bool, m.hwm)}, nil
+	return &fileWalker{r: r, meta: m, used: make([]bool, m.hwm), free: make([]bool, m.hwm), lenient: lenient}, nil
 }
 
 // check walks the whole file strictly: freelist, tree, and every page
@@ -165,7 +171,7 @@ func (w *fileWalker) page(id uint64) ([]byte, error) {
 		return nil, fmt.Errorf("page %d runs %d pages past the end of the file", id, overflow+1)
 	}
 	for i := id; i <= id+overflow; i++ {
-		if !w.lenient && w.used[i] {
+		if w.used[i] {
 			return nil, fmt.Errorf("page %d is used twice", i)
 		}
 		if !w.lenient && w.free[i] {
@@ -234,6 +240,9 @@ func (w *fileWalker) tree(id uint64, path [][]byte, lo, hi []byte, depth int) er
 	p, err := w.page(id)
 	if err != nil {
 		return w.fail(err)
+	}
+	if w.visit != nil {
+		w.visit(id, p)
 	}
 	switch ne.Uint16(p[8:]) {
 	case branchPageFlag:
@@ -378,7 +387,7 @@ func checkFile(f *os.File, path string) error {
 	if fi.Size() == 0 {
 		return corrupt(path, "the file is empty (0 bytes): it lost its contents; remove it to start an empty store")
 	}
-	w, err := newWalker(f, fi.Size())
+	w, err := newWalker(f, fi.Size(), false)
 	if err == nil {
 		err = w.check()
 	}
