@@ -12,6 +12,7 @@ require (
 	go.etcd.io/bbolt v1.4.3
 	golang.org/x/term v0.48.0
 	gonum.org/v1/plot v0.17.0
+	pgregory.net/rapid v1.3.0
 )
 
 require (

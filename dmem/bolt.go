@@ -6,10 +6,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"sync"
@@ -29,7 +31,8 @@ import (
 // length-prefixed namespace, each with the buckets units, log (by Seq),
 // terms and meta (state, next sequence number).
 type boltStore struct {
-	db *bolt.DB
+	db   *bolt.DB
+	path string // absolute, for errors
 
 	// commitMu serialises Commit, Reserve and Close; it guards closed,
 	// and each space's next, nextDirty and core.
@@ -38,6 +41,9 @@ type boltStore struct {
 
 	mu     sync.RWMutex // guards spaces and each space's ix
 	spaces map[Namespace]*space
+
+	skipMu  sync.Mutex      // guards skipped
+	skipped map[string]bool // damaged records already logged
 }
 
 // space is what the store keeps in memory for one namespace.
@@ -62,32 +68,257 @@ var (
 // fileName is the name of the bbolt file inside a store's directory.
 const fileName = "dmem.bolt"
 
+// lockWait is how long opening a store waits for another process to
+// release its file.
+const lockWait = 5 * time.Second
+
+// openFiles are the store files open in this process, by absolute path:
+// bbolt's lock is per process, so a second open here would wait on itself.
+var openFiles = struct {
+	sync.Mutex
+	paths map[string]bool
+}{paths: make(map[string]bool)}
+
 // OpenStore opens or creates the embedded store in dir: a bbolt file with
 // chromem-go as the index. It is what [WithPath] opens; open it yourself to
 // share it between memories of several namespaces ([WithStore],
 // [WithNamespace]) in one process. The file is locked: another process
-// opening it waits up to five seconds, then fails.
+// opening it waits up to five seconds, then fails with [ErrInUse], as does
+// a second open of the same file in this process.
+//
+// The file is checked before use: a damaged one (truncated, overwritten,
+// its pages or dmem's layout broken) fails with [ErrCorrupt], naming the
+// file and the damage, and [Salvage] copies what is intact into a new
+// store. A damaged record costs that record: it is skipped, and logged.
+// A file of zero bytes is damaged too: dmem never leaves one (it creates
+// its file whole, under another name, and links it into place), so an
+// empty file is one that lost its contents.
 func OpenStore(dir string) (Store, error) {
+	s, err := openStore(context.Background(), dir)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// openStore is [OpenStore], giving up waiting for the file's lock when ctx
+// ends.
+func openStore(ctx context.Context, dir string) (*boltStore, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("dmem: open store: %w", err)
 	}
-	path := filepath.Join(dir, fileName)
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 5 * time.Second, FreelistType: bolt.FreelistMapType})
-	if errors.Is(err, bolt.ErrTimeout) {
-		return nil, fmt.Errorf("dmem: open store: %s is in use by another process (one process per store; share one with dmem/pgstore): %w", path, err)
-	}
+	path, err := filepath.Abs(filepath.Join(dir, fileName))
 	if err != nil {
 		return nil, fmt.Errorf("dmem: open store: %w", err)
+	}
+	openFiles.Lock()
+	inUse := openFiles.paths[path]
+	openFiles.paths[path] = true
+	openFiles.Unlock()
+	if inUse {
+		return nil, fmt.Errorf("dmem: open store: %s is already open in this process: open it once with OpenStore and share it with WithStore (and WithNamespace): %w", path, ErrInUse)
+	}
+	db, err := openBoltFile(ctx, path)
+	if err != nil {
+		release(path)
+		return nil, err
+	}
+	return &boltStore{db: db, path: path, spaces: make(map[Namespace]*space)}, nil
+}
+
+func release(path string) {
+	openFiles.Lock()
+	delete(openFiles.paths, path)
+	openFiles.Unlock()
+}
+
+// openBoltFile creates the file at path if there is none, locks it, checks
+// it and opens it with bbolt.
+func openBoltFile(ctx context.Context, path string) (*bolt.DB, error) {
+	if err := createFile(path); err != nil {
+		return nil, fmt.Errorf("dmem: create store %s: %w", path, err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("dmem: open store: %w", err)
+	}
+	if err := lockFile(ctx, f, path); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := checkFile(f, path); err != nil {
+		f.Close()
+		return nil, err
+	}
+	var db *bolt.DB
+	err = guard(path, func() error {
+		var err error
+		db, err = bolt.Open(path, 0o600, &bolt.Options{
+			Timeout: time.Second, FreelistType: bolt.FreelistMapType,
+			// The file already checked and locked: bbolt locks it again.
+			OpenFile: func(string, int, os.FileMode) (*os.File, error) { return f, nil },
+		})
+		return err
+	})
+	if err != nil {
+		f.Close()
+		if errors.Is(err, berrors.ErrInvalid) || errors.Is(err, berrors.ErrChecksum) || errors.Is(err, berrors.ErrVersionMismatch) {
+			return nil, corrupt(path, err.Error())
+		}
+		return nil, fmt.Errorf("dmem: open store %s: %w", path, err)
+	}
+	if err := checkLayout(db, path); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// createFile creates an empty store at path, if there is no file there:
+// whole, under a temporary name, then linked into place, so that a crash
+// leaves no partial file behind.
+func createFile(path string) error {
+	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, fileName+".new-*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	tmp.Close()
+	defer os.Remove(name)
+	db, err := bolt.Open(name, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		return err
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
 		_, err := tx.CreateBucketIfNotExists(rootBucket)
 		return err
 	})
-	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("dmem: open store: %w", err)
+	if cerr := db.Close(); err == nil {
+		err = cerr
 	}
-	return &boltStore{db: db, spaces: make(map[Namespace]*space)}, nil
+	if err != nil {
+		return err
+	}
+	// A link fails if another process created the file meanwhile, where a
+	// rename would replace the file it has open.
+	if err := os.Link(name, path); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync() // the new name is durable
+		d.Close()
+	}
+	return nil
+}
+
+// lockFile takes the file's lock, waiting up to lockWait for another
+// process to release it, or until ctx ends.
+func lockFile(ctx context.Context, f *os.File, path string) error {
+	deadline := time.Now().Add(lockWait)
+	for {
+		ok, err := tryLock(f)
+		if err != nil {
+			return fmt.Errorf("dmem: open store: lock %s: %w", path, err)
+		}
+		if ok {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("dmem: open store: %s is in use by another process (one process per file; share one store between processes with dmem/pgstore): %w", path, ErrInUse)
+		}
+		t := time.NewTimer(50 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("dmem: open store: waiting for %s, in use by another process: %w", path, context.Cause(ctx))
+		case <-t.C:
+		}
+	}
+}
+
+// corrupt returns the [ErrCorrupt] error for the file at path.
+func corrupt(path, what string) error {
+	return fmt.Errorf("dmem: %s is damaged: %s (dmem.Salvage copies what is intact): %w", path, what, ErrCorrupt)
+}
+
+// guard runs fn, which reads or writes the mapped file through bbolt,
+// turning a panic or a memory fault into [ErrCorrupt]: bbolt trusts what it
+// reads, and checkFile cannot rule out every damage that a file changed
+// behind the process's back could hold.
+func guard(path string, fn func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			err = corrupt(path, fmt.Sprint("bbolt: ", r))
+		}
+	}()
+	return fn()
+}
+
+// checkLayout checks dmem's layout in the file: the root bucket holds one
+// bucket per namespace, under a namespace's key, with its four buckets.
+// A file that bbolt opened but that holds no bucket at all gets the root.
+func checkLayout(db *bolt.DB, path string) error {
+	var problem string
+	noRoot := false
+	err := guard(path, func() error {
+		return db.View(func(tx *bolt.Tx) error {
+			root := tx.Bucket(rootBucket)
+			if root == nil {
+				if k, _ := tx.Cursor().First(); k != nil {
+					problem = fmt.Sprintf("no %q bucket, but a bucket %q: not a dmem store", rootBucket, k)
+				}
+				noRoot = true
+				return nil
+			}
+			return root.ForEach(func(k, v []byte) error {
+				if problem != "" {
+					return nil
+				}
+				ns, ok := parseNSKey(k)
+				b := root.Bucket(k)
+				switch {
+				case !ok:
+					problem = fmt.Sprintf("a namespace key %x that does not decode", k)
+				case b == nil:
+					problem = fmt.Sprintf("namespace %s is not a bucket", ns)
+				default:
+					for _, name := range [...][]byte{unitsBucket, logBucket, termsBucket, metaBucket} {
+						if b.Bucket(name) == nil {
+							problem = fmt.Sprintf("namespace %s lacks its %q bucket", ns, name)
+							return nil
+						}
+					}
+					if v := b.Bucket(metaBucket).Get(nextKey); v != nil && len(v) != 8 {
+						problem = fmt.Sprintf("namespace %s: its next sequence number has %d bytes, not 8", ns, len(v))
+					}
+				}
+				return nil
+			})
+		})
+	})
+	if err == nil && problem == "" && noRoot {
+		err = guard(path, func() error {
+			return db.Update(func(tx *bolt.Tx) error {
+				_, err := tx.CreateBucket(rootBucket)
+				return err
+			})
+		})
+	}
+	if err != nil {
+		if errors.Is(err, ErrCorrupt) {
+			return err
+		}
+		return fmt.Errorf("dmem: open store %s: %w", path, err)
+	}
+	if problem != "" {
+		return corrupt(path, problem)
+	}
+	return nil
 }
 
 // String says what the store is, for [Stats].
@@ -100,6 +331,17 @@ func nsKey(ns Namespace) []byte {
 		b = appendBytes(b, []byte(f))
 	}
 	return b
+}
+
+// parseNSKey decodes what nsKey wrote.
+func parseNSKey(k []byte) (Namespace, bool) {
+	d := &decoder{b: k}
+	var f [3]string
+	for i := range f {
+		f[i] = string(d.bytes(d.uvarint()))
+	}
+	ns := Namespace{User: f[0], Agent: f[1], Session: f[2]}
+	return ns, !d.err && len(d.b) == 0 && ns.Valid()
 }
 
 func (s *boltStore) check(ctx context.Context) error {
@@ -119,21 +361,26 @@ func (s *boltStore) spaceFor(ns Namespace) (*space, error) {
 		return sp, nil
 	}
 	sp = &space{key: nsKey(ns), core: make(map[int64]float64), ix: make(map[int]*index)}
-	err := s.db.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(rootBucket).Bucket(sp.key)
+	err := s.read(func(tx *bolt.Tx) error {
+		b := bucket(tx.Bucket(rootBucket), sp.key)
 		if b == nil {
 			return nil
 		}
-		if v := b.Bucket(metaBucket).Get(nextKey); len(v) == 8 {
-			sp.next = int64(binary.BigEndian.Uint64(v))
+		if mb := bucket(b, metaBucket); mb != nil {
+			if v := mb.Get(nextKey); len(v) == 8 {
+				sp.next = max(0, int64(binary.BigEndian.Uint64(v)))
+			}
 		}
-		if k, _ := b.Bucket(logBucket).Cursor().Last(); len(k) == 8 {
-			sp.next = max(sp.next, int64(binary.BigEndian.Uint64(k))+1)
+		if lb := bucket(b, logBucket); lb != nil {
+			if k, _ := lb.Cursor().Last(); len(k) == 8 {
+				sp.next = max(sp.next, int64(binary.BigEndian.Uint64(k))+1)
+			}
 		}
-		return b.Bucket(unitsBucket).ForEach(func(k, v []byte) error {
+		return forEach(bucket(b, unitsBucket), func(k, v []byte) error {
 			r, err := decodeRecord(k, v)
 			if err != nil {
-				return nil // a damaged record costs that record
+				s.skip(ns, unitsBucket, k, err) // a damaged record costs that record
+				return nil
 			}
 			sp.next = max(sp.next, r.Seq+1)
 			if r.Route == RouteCore {
@@ -148,7 +395,7 @@ func (s *boltStore) spaceFor(ns Namespace) (*space, error) {
 		})
 	})
 	if err != nil {
-		return nil, fmt.Errorf("dmem: store: load %s: %w", ns, err)
+		return nil, fmt.Errorf("dmem: store: load %s from %s: %w", ns, s.path, err)
 	}
 	s.mu.Lock()
 	s.spaces[ns] = sp
@@ -229,7 +476,7 @@ func (s *boltStore) Commit(ctx context.Context, ns Namespace, ops []Op) error {
 		return err
 	}
 	st := &staged{sp: sp, changes: make(map[int64]coreChange), n: len(sp.core)}
-	err = s.db.Update(func(tx *bolt.Tx) error {
+	err = s.write(func(tx *bolt.Tx) error {
 		b, err := spaceBucket(tx, sp.key)
 		if err != nil {
 			return err
@@ -245,7 +492,7 @@ func (s *boltStore) Commit(ctx context.Context, ns Namespace, ops []Op) error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("dmem: store: commit: %w", err)
+		return fmt.Errorf("dmem: store: commit to %s: %w", s.path, err)
 	}
 	sp.nextDirty = false
 	s.mu.Lock()
@@ -438,7 +685,7 @@ func (s *boltStore) view(ctx context.Context, ns Namespace, fn func(b *bolt.Buck
 	if err != nil {
 		return err
 	}
-	err = s.db.View(func(tx *bolt.Tx) error { return fn(tx.Bucket(rootBucket).Bucket(nsKey(ns))) })
+	err = s.read(func(tx *bolt.Tx) error { return fn(bucket(tx.Bucket(rootBucket), nsKey(ns))) })
 	if errors.Is(err, berrors.ErrDatabaseNotOpen) {
 		// Close ran between the check and the transaction.
 		return fmt.Errorf("dmem: store: %w", engram.ErrClosed)
@@ -453,15 +700,22 @@ func (s *boltStore) Get(ctx context.Context, ns Namespace, seq int64) (Record, e
 		if b == nil {
 			return nil
 		}
+		units := bucket(b, unitsBucket)
+		if units == nil {
+			return nil
+		}
 		k := seqKey(seq)
-		v := b.Bucket(unitsBucket).Get(k)
+		v := units.Get(k)
 		if v == nil {
 			return nil
 		}
 		var err error
-		r, err = decodeRecord(k, v)
-		found = err == nil
-		return err
+		if r, err = decodeRecord(k, v); err != nil {
+			s.skip(ns, unitsBucket, k, err)
+			return nil
+		}
+		found = true
+		return nil
 	})
 	if err != nil {
 		return Record{}, err
@@ -482,9 +736,11 @@ func (s *boltStore) Scan(ctx context.Context, ns Namespace, log bool, fn func(Re
 		if log {
 			name = logBucket
 		}
-		return b.Bucket(name).ForEach(func(k, v []byte) error {
+		return forEach(bucket(b, name), func(k, v []byte) error {
 			if r, err := decodeRecord(k, v); err == nil {
 				rs = append(rs, r)
+			} else {
+				s.skip(ns, name, k, err)
 			}
 			return nil
 		})
@@ -533,7 +789,10 @@ func (s *boltStore) Query(ctx context.Context, ns Namespace, vec []float32, n in
 		if b == nil {
 			return nil
 		}
-		units := b.Bucket(unitsBucket)
+		units := bucket(b, unitsBucket)
+		if units == nil {
+			return nil
+		}
 		for _, h := range hits {
 			seq, _ := strconv.ParseInt(h.id, 10, 64)
 			k := seqKey(seq)
@@ -554,11 +813,17 @@ func (s *boltStore) Load(ctx context.Context, ns Namespace) (Snapshot, error) {
 		if b == nil {
 			return nil
 		}
-		if v := b.Bucket(metaBucket).Get(stateKey); v != nil {
-			snap.State = append([]byte(nil), v...)
+		if mb := bucket(b, metaBucket); mb != nil {
+			if v := mb.Get(stateKey); v != nil {
+				snap.State = append([]byte(nil), v...)
+			}
 		}
-		return b.Bucket(termsBucket).ForEach(func(k, v []byte) error {
-			n, _ := binary.Varint(v)
+		return forEach(bucket(b, termsBucket), func(k, v []byte) error {
+			n, w := binary.Varint(v)
+			if w <= 0 || w != len(v) {
+				s.skip(ns, termsBucket, k, errCorrupt)
+				return nil
+			}
 			snap.Terms[string(k)] = n
 			return nil
 		})
@@ -573,7 +838,54 @@ func (s *boltStore) Close() error {
 		return nil
 	}
 	s.closed = true
-	return s.db.Close()
+	err := s.db.Close()
+	release(s.path)
+	if err != nil {
+		return fmt.Errorf("dmem: store: close %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// read runs fn in a read transaction, guarded (see guard).
+func (s *boltStore) read(fn func(*bolt.Tx) error) error {
+	return guard(s.path, func() error { return s.db.View(fn) })
+}
+
+// write runs fn in a write transaction, guarded (see guard).
+func (s *boltStore) write(fn func(*bolt.Tx) error) error {
+	return guard(s.path, func() error { return s.db.Update(fn) })
+}
+
+// skip logs, once per record, a record that does not decode: it costs that
+// record, never the memory.
+func (s *boltStore) skip(ns Namespace, bucket, k []byte, err error) {
+	id := string(nsKey(ns)) + "\x00" + string(bucket) + "\x00" + string(k)
+	s.skipMu.Lock()
+	if s.skipped == nil {
+		s.skipped = make(map[string]bool)
+	}
+	seen := s.skipped[id]
+	s.skipped[id] = true
+	s.skipMu.Unlock()
+	if !seen {
+		slog.Warn("dmem: store: skipping a damaged record", "file", s.path, "namespace", ns.String(), "bucket", string(bucket), "key", fmt.Sprintf("%x", k), "err", err)
+	}
+}
+
+// bucket returns the bucket name of b, nil if b is nil or lacks it.
+func bucket(b *bolt.Bucket, name []byte) *bolt.Bucket {
+	if b == nil {
+		return nil
+	}
+	return b.Bucket(name)
+}
+
+// forEach is b.ForEach, doing nothing if b is nil.
+func forEach(b *bolt.Bucket, fn func(k, v []byte) error) error {
+	if b == nil {
+		return nil
+	}
+	return b.ForEach(fn)
 }
 
 const recordVersion = 1
@@ -593,23 +905,28 @@ func encodeRecord(r Record) []byte {
 }
 
 // decodeRecord parses what encodeRecord wrote under key k; the result
-// shares no memory with v.
+// shares no memory with v. A statistic that is not finite is repaired to
+// 0 (see repair); a vector that is not, or a size past its bound, makes
+// the record damaged.
 func decodeRecord(k, v []byte) (Record, error) {
 	if len(k) != 8 || len(v) < 2 || v[0] != recordVersion {
 		return Record{}, errCorrupt
 	}
 	d := &decoder{b: v[2:]}
 	r := Record{Seq: int64(binary.BigEndian.Uint64(k)), Route: Route(v[1])}
-	r.LogP, r.Delta, r.Gate, r.Novelty, r.Reward = d.float(), d.float(), d.float(), d.float(), d.float()
-	if n := d.uvarint(); n > 0 && n <= uint64(len(d.b))/4 {
+	r.LogP, r.Delta, r.Gate, r.Novelty, r.Reward = repair(d.float(), 0), repair(d.float(), 0), repair(d.float(), 0), repair(d.float(), 0), repair(d.float(), 0)
+	if n := d.uvarint(); n > 0 && n <= maxDim && n <= uint64(len(d.b))/4 {
 		r.Embedding = make([]float32, n)
 		for i := range r.Embedding {
 			r.Embedding[i] = math.Float32frombits(binary.LittleEndian.Uint32(d.bytes(4)))
+			if !finite(float64(r.Embedding[i])) {
+				d.err = true
+			}
 		}
 	} else if n > 0 {
 		d.err = true
 	}
-	if d.err || r.Route > RouteMerged {
+	if d.err || r.Seq < 0 || r.Route > RouteMerged {
 		return Record{}, errCorrupt
 	}
 	if len(d.b) > 0 {

@@ -4,23 +4,33 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"math"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/engram-go/engram"
 )
 
-// hookedStore is a bbolt store whose commits can be made to fail and whose
-// reservations can be held up.
+// errFire is what a hookedStore's failing commits return.
+var errFire = errors.New("disk on fire")
+
+// hookedStore is a store whose commits can be made to fail, for good or
+// for the next few, and whose reservations can be held up.
 type hookedStore struct {
 	Store
-	failing atomic.Bool
-	reserve func() // called at the start of Reserve, if set
+	failing atomic.Bool  // every commit fails
+	failN   atomic.Int64 // the next failN commits fail
+	fails   atomic.Int64 // commits failed so far
+	reserve func()       // called at the start of Reserve, if set
 }
 
 func (s *hookedStore) Commit(ctx context.Context, ns Namespace, ops []Op) error {
-	if s.failing.Load() {
-		return errors.New("disk on fire")
+	if s.failing.Load() || s.failN.Add(-1) >= 0 {
+		s.fails.Add(1)
+		return errFire
 	}
 	return s.Store.Commit(ctx, ns, ops)
 }
@@ -32,43 +42,127 @@ func (s *hookedStore) Reserve(ctx context.Context, ns Namespace, n int) (int64, 
 	return s.Store.Reserve(ctx, ns, n)
 }
 
-// Once its store fails a commit, a memory takes no more writes: each is
-// refused before it changes the memory, and nothing is queued for a commit
-// that will never happen.
-func TestFailedStoreDropsWrites(t *testing.T) {
+// stored returns the texts of the units m holds, core and short-term.
+func stored(m *Memory) map[string]bool {
+	out := make(map[string]bool)
+	for _, r := range [...]Route{RouteCore, RouteShort} {
+		for _, u := range m.Units(r) {
+			out[u.Text] = true
+		}
+	}
+	return out
+}
+
+// A failed commit costs the writes it carried, never the memory: a short
+// fault is ridden out by the retries; a long one fails the calls it
+// touches with ErrStore, wrapping the cause, and once it clears later
+// writes succeed, Close reports nothing stale, and what the failed calls
+// wrote is neither in the memory nor in its store.
+func TestStoreFailureRecovers(t *testing.T) {
+	dir := t.TempDir()
+	bs, err := OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bs.Close()
+	s := &hookedStore{Store: bs}
+	m := newMemory(t, WithStore(s))
+	m.w.backoff = []time.Duration{time.Millisecond, time.Millisecond, time.Millisecond}
+	save(t, m, "My sister Priya lives in Lisbon.", "Nice!")
+
+	s.failN.Store(2) // fewer failures than attempts
+	save(t, m, "Marcus moved to Denver last spring.", "Cool.")
+	if n := s.fails.Load(); n != 2 {
+		t.Fatalf("%d commits failed, want 2 retried", n)
+	}
+
+	s.failing.Store(true)
+	for i := range 5 {
+		err := m.SaveContext(bg, map[string]any{"input": fmt.Sprintf("Yuki's locker code is %d.", 1000+i)}, map[string]any{"output": "Noted."})
+		if !errors.Is(err, ErrStore) || !errors.Is(err, errFire) {
+			t.Fatalf("save %d with a failing store: %v, want ErrStore wrapping the cause", i, err)
+		}
+	}
+	if err := m.Reward(bg, 1); !errors.Is(err, ErrStore) && !errors.Is(err, engram.ErrNotFound) {
+		t.Fatalf("reward with a failing store: %v", err)
+	}
+	s.failing.Store(false)
+
+	save(t, m, "Diego adopted a corgi named Mochi.", "Lovely.")
+	save(t, m, "Ingrid plays the cello on Fridays.", "Fun.")
+	if err := m.Reward(bg, 1); err != nil {
+		t.Fatalf("reward after the fault cleared: %v", err)
+	}
+	got := stored(m)
+	for _, want := range []string{"My sister Priya lives in Lisbon.", "Marcus moved to Denver last spring.", "Diego adopted a corgi named Mochi.", "Ingrid plays the cello on Fridays."} {
+		if !got[want] {
+			t.Errorf("%q is missing after the fault cleared", want)
+		}
+	}
+	for text := range got {
+		if strings.Contains(text, "locker") {
+			t.Errorf("a failed save is in the memory: %q", text)
+		}
+	}
+	if err := m.Close(); err != nil {
+		t.Fatalf("close after a fault that cleared: %v", err)
+	}
+
+	m2 := newMemory(t, WithStore(bs))
+	if got2 := stored(m2); !maps.Equal(got, got2) {
+		t.Fatalf("reopened, the memory holds %v, want %v", got2, got)
+	}
+}
+
+// Close after a failure that no write has reloaded from yet drops what is
+// pending, built on the failed writes, and reports no stale error.
+func TestCloseAfterFailure(t *testing.T) {
 	s := &hookedStore{Store: openBolt(t)}
 	m := newMemory(t, WithStore(s))
+	m.w.backoff = nil
 	save(t, m, "My sister Priya lives in Lisbon.", "Nice!")
 	s.failing.Store(true)
 	err := m.SaveContext(bg, map[string]any{"input": "Marcus moved to Denver."}, map[string]any{"output": "Cool."})
-	if !errors.Is(err, errStoreFailed) {
+	if !errors.Is(err, ErrStore) {
 		t.Fatalf("save with a failing store: %v", err)
 	}
-	steps := m.Stats().Steps
-	for i := range 20 {
-		err := m.SaveContext(bg, map[string]any{"input": fmt.Sprintf("Fact number %d about Yuki.", i)}, map[string]any{"output": "Noted."})
-		if !errors.Is(err, errStoreFailed) {
-			t.Fatalf("save %d after the failure: %v", i, err)
-		}
+	load(t, m, "Who lives in Lisbon?") // marks retrieved units dirty
+	s.failing.Store(false)
+	if err := m.Close(); err != nil {
+		t.Fatalf("close: %v", err)
 	}
-	if err := m.Reward(bg, 1); !errors.Is(err, errStoreFailed) {
-		t.Fatalf("reward after the failure: %v", err)
+	m2 := newMemory(t, WithStore(s.Store))
+	if got := stored(m2); !got["My sister Priya lives in Lisbon."] || got["Marcus moved to Denver."] {
+		t.Fatalf("reopened: %v", got)
 	}
-	if err := m.Clear(bg); !errors.Is(err, errStoreFailed) {
-		t.Fatalf("clear after the failure: %v", err)
+}
+
+// The retries give up when the committing caller's context ends, and a
+// store that refuses the ops themselves is not retried.
+func TestCommitRetries(t *testing.T) {
+	s := &hookedStore{Store: openBolt(t)}
+	w := newWriter(s, Namespace{})
+	w.backoff = []time.Duration{time.Hour}
+	ctx, cancel := context.WithTimeout(bg, 50*time.Millisecond)
+	defer cancel()
+	s.failing.Store(true)
+	start := time.Now()
+	err := w.wait(ctx, w.add(Term("x", 1)))
+	if !errors.Is(err, ErrStore) || !errors.Is(err, errFire) || time.Since(start) > 10*time.Second {
+		t.Fatalf("commit with a cancelled context: %v after %v", err, time.Since(start))
 	}
-	if got := m.Stats().Steps; got != steps {
-		t.Fatalf("refused saves recorded %d steps", got-steps)
+	if !w.isStale() {
+		t.Fatal("a failed commit left the writer fresh")
 	}
-	load(t, m, "Who lives in Lisbon?") // marks retrieved units dirty: ops for the next commit
-	if err := m.Close(); !errors.Is(err, errStoreFailed) {
-		t.Fatalf("close after the failure: %v", err)
+	w.fresh()
+	s.failing.Store(false)
+	bad := Put(Record{Seq: 1, LogP: math.NaN()})
+	if err := w.wait(bg, w.add(bad)); !errors.Is(err, engram.ErrInvalidInput) {
+		t.Fatalf("commit of an invalid op: %v", err)
 	}
-	m.w.mu.Lock()
-	n := len(m.w.pending)
-	m.w.mu.Unlock()
-	if n != 0 {
-		t.Fatalf("%d ops queued after the store failed", n)
+	w.fresh()
+	if err := w.wait(bg, w.add(Term("x", 1))); err != nil {
+		t.Fatalf("commit after: %v", err)
 	}
 }
 

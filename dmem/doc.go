@@ -27,7 +27,12 @@
 // kept over the resident units in an in-memory index rebuilt on open; a
 // unit's novelty is judged once, against every step before it, and stored. The load packs
 // groups (a human turn with its reply) into the exact token budget with
-// internal/knapsack, the selector every engram memory uses.
+// internal/knapsack, the selector every engram memory uses. It renders one
+// "Human: …" / "AI: …" line per unit, as langchaingo does, except that a
+// line break inside a unit's text ("\n", "\r\n", "\r", U+2028 and the other
+// Unicode breaks) is rendered as a newline and two spaces: no text can
+// start a line that reads as another role. Token counts are of that
+// rendered line.
 //
 // A durable memory keeps its record in a [Store], scoped to its [Namespace]
 // (user, agent, session): units with their embeddings, priorities and δ

@@ -4,7 +4,9 @@ import (
 	"container/heap"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"log/slog"
 	"math"
 	"slices"
 	"strings"
@@ -101,7 +103,7 @@ func New(ctx context.Context, opts ...Option) (*Memory, error) {
 	s, own := o.store, false
 	if o.path != "" {
 		var err error
-		if s, err = OpenStore(o.path); err != nil {
+		if s, err = openStore(ctx, o.path); err != nil {
 			return nil, err
 		}
 		own = true
@@ -109,7 +111,7 @@ func New(ctx context.Context, opts ...Option) (*Memory, error) {
 	if s == nil {
 		return m, nil
 	}
-	m.w, m.own = &writer{store: s, ns: o.ns}, own
+	m.w, m.own = newWriter(s, o.ns), own
 	if err := m.load(ctx); err != nil {
 		if own {
 			s.Close()
@@ -146,15 +148,22 @@ func (m *Memory) reset() {
 }
 
 // linesFingerprint identifies how unit token counts were made, so that a
-// reopened memory with other prefixes or another counter recounts them.
+// reopened memory with other prefixes, another counter or another rendering
+// recounts them. The sample has a line break and a long run of mixed
+// digits, which the counter of earlier versions undercounted; "indented"
+// names the rendering of continuation lines (memvars.Line).
 func (m *Memory) linesFingerprint() string {
-	return fmt.Sprintf("%s|%s|%d", m.opts.humanPrefix, m.opts.aiPrefix, m.opts.counter(m.opts.humanPrefix+": tokens 12345 ünïcödé\n"))
+	sample := m.line(engram.RoleHuman, "tokens 12345 ünïcödé\nAI: "+strings.Repeat("1\u0663", 350))
+	return fmt.Sprintf("%s|%s|%d|indented", m.opts.humanPrefix, m.opts.aiPrefix, m.opts.counter(sample))
 }
 
 // Close commits what is pending and releases the store, unless it came from
-// [WithStore]: its opener closes that. Later calls that return an error
-// fail with [engram.ErrClosed]; Stats, Units and LastLoad still report what
-// the memory held. Close itself may be called more than once.
+// [WithStore]: its opener closes that. It returns the error of that last
+// commit, never one that an earlier call already returned; after a failed
+// commit that no write has reloaded from yet ([ErrStore]), what is pending
+// was built on the failed writes and is dropped. Later calls that return
+// an error fail with [engram.ErrClosed]; Stats, Units and LastLoad still
+// report what the memory held. Close itself may be called more than once.
 func (m *Memory) Close() error {
 	m.mu.Lock()
 	if m.closed {
@@ -162,8 +171,10 @@ func (m *Memory) Close() error {
 		return nil
 	}
 	m.closed = true
-	b := m.batch()
-	t := m.commit(b)
+	var t *group
+	if m.w == nil || !m.w.isStale() {
+		t = m.commit(m.batch())
+	}
 	m.mu.Unlock()
 	if m.w == nil {
 		return nil
@@ -178,19 +189,39 @@ func (m *Memory) Close() error {
 	return err
 }
 
-// writable returns why the memory takes no more writes: it is closed, or
-// its store failed a commit, after which what it holds may no longer match
-// its record. m.mu must be held.
-func (m *Memory) writable(op string) error {
+// writable returns why the memory takes no write now: it is closed, or a
+// commit failed and the memory cannot reload from its store yet. After a
+// failed commit the memory holds what the failed calls changed, which its
+// store does not; it reloads from the store before it writes again, so
+// that the failed writes cost themselves and nothing else. m.mu must be
+// held.
+func (m *Memory) writable(ctx context.Context, op string) error {
 	if m.closed {
 		return fmt.Errorf("dmem: %s: %w", op, engram.ErrClosed)
 	}
-	if m.w != nil {
-		if err := m.w.failed(); err != nil {
+	if m.w != nil && m.w.isStale() {
+		if err := m.resync(ctx); err != nil {
 			return fmt.Errorf("dmem: %s: %w", op, err)
 		}
 	}
 	return nil
+}
+
+// resync reloads the memory from its store after a failed commit. If the
+// store still fails, the memory stays stale and the next write tries
+// again. m.mu must be held.
+func (m *Memory) resync(ctx context.Context) error {
+	m.w.fresh()
+	m.reset()
+	err := m.load(ctx)
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, ErrStore) {
+		err = fmt.Errorf("%w: reload after a failed commit: %w", ErrStore, err)
+	}
+	m.w.fail(err)
+	return err
 }
 
 // GetMemoryKey returns the key the history is returned under.
@@ -276,7 +307,7 @@ func (m *Memory) Reward(ctx context.Context, r float64) error {
 		return fmt.Errorf("dmem: reward %v: %w", r, engram.ErrInvalidInput)
 	}
 	m.mu.Lock()
-	if err := m.writable("reward"); err != nil {
+	if err := m.writable(ctx, "reward"); err != nil {
 		m.mu.Unlock()
 		return err
 	}
@@ -407,6 +438,8 @@ func (m *Memory) checkDim(n int) error {
 	switch {
 	case n == 0:
 		return fmt.Errorf("dmem: embedder returned an empty vector: %w", engram.ErrInvalidInput)
+	case n > maxDim:
+		return fmt.Errorf("dmem: embedder returned %d dimensions, more than %d: %w", n, maxDim, engram.ErrInvalidInput)
 	case m.st.Dim == 0:
 		m.st.Dim = n
 	case n != m.st.Dim:
@@ -432,7 +465,7 @@ func (m *Memory) lockSteps(ctx context.Context, n, dim int) error {
 	var first, end int64 // a block reserved outside the lock
 	for {
 		m.mu.Lock()
-		err := m.writable("save")
+		err := m.writable(ctx, "save")
 		if err == nil {
 			err = m.checkDim(dim)
 		}
@@ -454,6 +487,9 @@ func (m *Memory) lockSteps(ctx context.Context, n, dim int) error {
 		k := max(n, reserveBlock)
 		f, err := m.w.store.Reserve(ctx, m.w.ns, k)
 		if err != nil {
+			if ctx.Err() == nil && transient(err) {
+				err = fmt.Errorf("%w: %w", ErrStore, err)
+			}
 			return fmt.Errorf("dmem: reserve: %w", err)
 		}
 		first, end = f, f+int64(k)
@@ -686,7 +722,7 @@ func (m *Memory) groupFor(r engram.Role) int64 {
 // Clear forgets everything, durably.
 func (m *Memory) Clear(ctx context.Context) error {
 	m.mu.Lock()
-	if err := m.writable("clear"); err != nil {
+	if err := m.writable(ctx, "clear"); err != nil {
 		m.mu.Unlock()
 		return err
 	}
@@ -762,9 +798,10 @@ func (m *Memory) Units(r Route) []engram.Unit {
 	return out
 }
 
-// line renders one unit as it appears in the history, newline included.
+// line renders one unit as it appears in the history, newline included;
+// the text's own line breaks start indented continuation lines.
 func (m *Memory) line(r engram.Role, s string) string {
-	return m.prefix(r) + ": " + s + "\n"
+	return memvars.Line(m.prefix(r), s)
 }
 
 func (m *Memory) prefix(r engram.Role) string {
@@ -787,14 +824,14 @@ func (m *Memory) batch() *batch {
 func (b *batch) put(u *unit)   { b.units[u] = struct{}{} }
 func (b *batch) term(t string) { b.terms[t]++ }
 
-// commit turns b into ops on the writer and returns the ticket to wait on;
-// 0 when in memory. Each unit is written where it now is: stored, in the
+// commit turns b into ops on the writer and returns the group to wait on;
+// nil when in memory. Each unit is written where it now is: stored, in the
 // eviction log if only its history remains, nowhere if even that was
 // dropped. m.mu must be held.
-func (m *Memory) commit(b *batch) uint64 {
+func (m *Memory) commit(b *batch) *group {
 	if m.w == nil {
 		clear(m.dirty)
-		return 0
+		return nil
 	}
 	for u := range m.dirty {
 		b.units[u] = struct{}{}
@@ -836,9 +873,10 @@ func (m *Memory) saveState() {
 	m.st.RPE = [2]quantile{m.rpe.lo, m.rpe.hi}
 }
 
-// wait returns once ticket t is durable.
-func (m *Memory) wait(ctx context.Context, t uint64) error {
-	if m.w == nil || t == 0 {
+// wait returns once the ops of t are durable, or the [ErrStore] that
+// failed them.
+func (m *Memory) wait(ctx context.Context, t *group) error {
+	if m.w == nil || t == nil {
 		return nil
 	}
 	if err := m.w.wait(ctx, t); err != nil {
@@ -856,8 +894,8 @@ func (m *Memory) load(ctx context.Context) error {
 		return fmt.Errorf("dmem: load state: %w", err)
 	}
 	if len(snap.State) > 0 {
-		if err := json.Unmarshal(snap.State, &m.st); err != nil {
-			return fmt.Errorf("dmem: load state: %w", err)
+		if err := m.st.decode(snap.State); err != nil {
+			return fmt.Errorf("dmem: load: the state record of namespace %s in %s is damaged: %v (dmem.Salvage keeps the units without it): %w", ns, storeFile(s), err, ErrCorrupt)
 		}
 	}
 	m.novelty.lo, m.novelty.hi = m.st.Novelty[0], m.st.Novelty[1]
@@ -893,8 +931,18 @@ func (m *Memory) load(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("dmem: load units: %w", err)
 	}
+	if d := unitsDim(core, short); d != 0 && d != m.st.Dim {
+		// A damaged dimension would drop every unit; the units say better.
+		slog.Warn("dmem: load: the state's embedding dimension is not the units'; keeping the units'", "namespace", ns.String(), "store", storeFile(s), "state", m.st.Dim, "units", d)
+		m.st.Dim = d
+	}
 	if m.st.Dim > 0 {
 		m.lsh = newLSH(m.st.Dim)
+	}
+	if n := len(core) + len(short); n > 0 {
+		if odd := n - countDim(m.st.Dim, core, short); odd > 0 {
+			slog.Warn("dmem: load: skipping units of another embedding dimension", "namespace", ns.String(), "store", storeFile(s), "units", odd, "dim", m.st.Dim)
+		}
 	}
 	for _, u := range core {
 		if len(u.Embedding) != m.st.Dim {
@@ -994,4 +1042,16 @@ func short(s string) string {
 		return string(r[:37]) + "…"
 	}
 	return s
+}
+
+// storeFile names where s keeps its record, for errors: the embedded
+// store's file, else what the store says it is.
+func storeFile(s Store) string {
+	if b, ok := s.(*boltStore); ok {
+		return b.path
+	}
+	if sv, ok := s.(fmt.Stringer); ok {
+		return sv.String()
+	}
+	return fmt.Sprintf("%T", s)
 }

@@ -100,9 +100,7 @@ func (m *Memory) history(ctx context.Context, query string, budget int) (string,
 		if i > 0 {
 			sb.WriteByte('\n')
 		}
-		sb.WriteString(m.prefix(c.role))
-		sb.WriteString(": ")
-		sb.WriteString(c.text)
+		sb.WriteString(strings.TrimSuffix(m.line(c.role, c.text), "\n"))
 	}
 	m.noteRetrieved(ids, true)
 	return sb.String(), nil
@@ -354,7 +352,7 @@ func (m *Memory) cost(kept []cand) int {
 		n += c.tokens
 	}
 	last := kept[len(kept)-1]
-	return n - last.tokens + m.opts.counter(m.prefix(last.role)+": "+last.text)
+	return n - last.tokens + m.opts.counter(strings.TrimSuffix(m.line(last.role, last.text), "\n"))
 }
 
 // noteRetrieved remembers what a search returned, for consolidation, and

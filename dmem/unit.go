@@ -2,7 +2,8 @@ package dmem
 
 import (
 	"encoding/binary"
-	"errors"
+	"encoding/json"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -104,8 +105,6 @@ func (u *unit) record(e Event) {
 // reads both.
 const codecVersion = 2
 
-var errCorrupt = errors.New("dmem: corrupt record")
-
 // encode appends the binary form of u, less its embedding, to b: the
 // Data of its [Record].
 func (u *unit) encode(b []byte) []byte {
@@ -195,7 +194,28 @@ func (d *decoder) float() float64 {
 	return math.Float64frombits(binary.LittleEndian.Uint64(s))
 }
 
-// decodeUnit parses a record; the result shares no memory with b.
+// Bounds on what a record read from disk may hold: beyond them it is
+// damaged, not big. maxDim also bounds what an embedder may return.
+const (
+	maxDim    = 1 << 16 // embedding dimensions
+	maxTokens = 1 << 31 // tokens of one unit
+	maxCount  = 1 << 40 // merges, retrievals
+)
+
+// repair returns x if it is finite, else def: a damaged statistic of a
+// record costs that statistic, never the record, whose text matters more.
+// A record with a non-finite number would otherwise open fine and then be
+// refused by every commit that writes it back ([Op.Check]).
+func repair(x, def float64) float64 {
+	if finite(x) {
+		return x
+	}
+	return def
+}
+
+// decodeUnit parses a record; the result shares no memory with b. Numbers
+// that are not finite are repaired (see repair): statistics to 0, Fresh to
+// −1 (unknown). Counts and sizes beyond their bounds make it damaged.
 func decodeUnit(b []byte) (*unit, error) {
 	if len(b) == 0 || b[0] < 1 || b[0] > codecVersion {
 		return nil, errCorrupt
@@ -215,20 +235,24 @@ func decodeUnit(b []byte) (*unit, error) {
 	} else {
 		u.Time = time.Unix(0, d.varint())
 	}
-	u.Tokens = int(d.uvarint())
-	u.Delta, u.Gate, u.Novelty, u.Reward, u.LogP = d.float(), d.float(), d.float(), d.float(), d.float()
+	tokens := d.uvarint()
+	u.Tokens = int(min(tokens, maxTokens))
+	u.Delta, u.Gate, u.Novelty, u.Reward, u.LogP = repair(d.float(), 0), repair(d.float(), 0), repair(d.float(), 0), repair(d.float(), 0), repair(d.float(), 0)
 	if version >= 2 {
-		u.Fresh = d.float()
+		u.Fresh = repair(d.float(), -1)
 	}
-	u.Merged = int(d.uvarint())
-	u.Retrieved = int(d.uvarint())
+	merged, retrieved := d.uvarint(), d.uvarint()
+	u.Merged, u.Retrieved = int(min(merged, maxCount)), int(min(retrieved, maxCount))
 	if m := d.bytes(d.uvarint()); len(m) > 0 {
 		u.Meta = append([]byte(nil), m...)
 	}
-	if n := d.uvarint(); n > 0 && n <= uint64(len(d.b))/4 {
+	if n := d.uvarint(); n > 0 && n <= maxDim && n <= uint64(len(d.b))/4 {
 		u.Embedding = make([]float32, n)
 		for i := range u.Embedding {
 			u.Embedding[i] = math.Float32frombits(binary.LittleEndian.Uint32(d.bytes(4)))
+			if !finite(float64(u.Embedding[i])) {
+				d.err = true // a vector with a hole in it points nowhere
+			}
 		}
 	} else if n > 0 {
 		d.err = true
@@ -236,13 +260,14 @@ func decodeUnit(b []byte) (*unit, error) {
 	if n := d.uvarint(); n <= maxHistory {
 		for range n {
 			e := Event{Step: d.varint(), Kind: EventKind(d.byte1()), Route: Route(d.byte1())}
-			e.Delta, e.Gate, e.Priority = d.float(), d.float(), d.float()
+			e.Delta, e.Gate, e.Priority = repair(d.float(), 0), repair(d.float(), 0), repair(d.float(), 0)
 			u.History = append(u.History, e)
 		}
 	} else {
 		d.err = true
 	}
-	if d.err || u.Seq < 0 || u.Route > RouteMerged {
+	if d.err || u.Seq < 0 || u.Route > RouteMerged || tokens > maxTokens || merged > maxCount || retrieved > maxCount ||
+		u.Time.Nanosecond() < 0 || u.Group < 0 {
 		return nil, errCorrupt
 	}
 	u.ID = idOf(u.Seq)
@@ -270,9 +295,62 @@ func fromRecord(r Record) (*unit, error) {
 	if r.Route == RouteNowhere && (u.Route == RouteCore || u.Route == RouteShort) {
 		u.record(Event{Kind: EventEvicted, Route: RouteNowhere})
 	}
-	u.Route, u.LogP = r.Route, r.LogP
+	u.Route, u.LogP = r.Route, repair(r.LogP, 0)
 	if len(r.Embedding) > 0 {
 		u.Embedding = r.Embedding
 	}
 	return u, nil
+}
+
+// decode parses the state record b into st, checking every number
+// that sizes something or indexes something: a damaged state record is an
+// error, never an allocation of its choosing or a panic later.
+func (st *state) decode(b []byte) error {
+	if err := json.Unmarshal(b, st); err != nil {
+		return err
+	}
+	switch {
+	case st.Dim < 0 || st.Dim > maxDim:
+		return fmt.Errorf("dimension %d is outside [0, %d]", st.Dim, maxDim)
+	case st.Seq < 0 || st.Group < 0 || st.Steps < 0 || st.Rewards < 0:
+		return fmt.Errorf("negative counter (seq %d, group %d, steps %d, rewards %d)", st.Seq, st.Group, st.Steps, st.Rewards)
+	case !finite(st.RewardScale) || st.RewardScale < 0 || !finite(st.MeanValue):
+		return fmt.Errorf("reward scale %v, mean value %v", st.RewardScale, st.MeanValue)
+	}
+	for _, q := range [...]quantile{st.Novelty[0], st.Novelty[1], st.RPE[0], st.RPE[1]} {
+		if q.N < 0 || !(q.P >= 0 && q.P <= 1) {
+			return fmt.Errorf("a quantile of p %v over %d values", q.P, q.N)
+		}
+	}
+	return nil
+}
+
+// unitsDim returns the dimension most of the units have, 0 if none has one.
+func unitsDim(us ...[]*unit) int {
+	n := make(map[int]int)
+	best := 0
+	for _, list := range us {
+		for _, u := range list {
+			if d := len(u.Embedding); d > 0 {
+				n[d]++
+				if n[d] > n[best] || n[d] == n[best] && d < best {
+					best = d
+				}
+			}
+		}
+	}
+	return best
+}
+
+// countDim counts the units of dimension dim.
+func countDim(dim int, us ...[]*unit) int {
+	n := 0
+	for _, list := range us {
+		for _, u := range list {
+			if len(u.Embedding) == dim {
+				n++
+			}
+		}
+	}
+	return n
 }

@@ -9,7 +9,8 @@ import (
 )
 
 // enforceCap drops the groups with the lowest query-free utility until the
-// pool holds at most 90 % of the cap, logging each unit it drops. Pinned
+// pool holds at most 90 % of the cap. It logs one Info line per call, with
+// the number of units dropped, and each unit at Debug. Pinned
 // groups and the newest group stay. Dropping a batch at a time keeps
 // SaveContext amortised O(log n). b.mu must be held.
 func (b *Buffer) enforceCap() {
@@ -55,6 +56,7 @@ func (b *Buffer) enforceCap() {
 		return
 	}
 	kept := b.pool[:0]
+	dropped, best := 0, math.Inf(-1)
 	for _, e := range b.pool {
 		if u, ok := drop[e.unit.Group]; ok {
 			delete(b.byID, e.unit.ID)
@@ -62,12 +64,18 @@ func (b *Buffer) enforceCap() {
 				delete(b.toolGroup, id)
 			}
 			b.dropped++
-			b.opts.logger.Info("ratedistortion: pool cap: dropped unit",
-				"id", e.unit.ID, "seq", e.unit.Seq, "group", e.unit.Group, "group_utility", u, "cap", b.opts.maxUnits)
+			dropped++
+			best = max(best, u)
+			b.opts.logger.Debug("ratedistortion: pool cap: dropped unit",
+				"id", e.unit.ID, "seq", e.unit.Seq, "group", e.unit.Group, "group_utility", u)
 			continue
 		}
 		kept = append(kept, e)
 	}
+	// One line a cap event, not one a unit: a busy buffer drops thousands.
+	b.opts.logger.Info("ratedistortion: pool cap: dropped units",
+		"units", dropped, "groups", len(drop), "kept", len(kept), "cap", b.opts.maxUnits,
+		"max_group_utility", best, "dropped_total", b.dropped)
 	clear(b.pool[len(kept):])
 	b.pool = kept
 	b.index = relevance.NewIndex()

@@ -24,6 +24,14 @@
 // visible prefix, which the tokenizer never merges across, so the rendered
 // history costs the sum of its cached line counts.
 //
+// Each message is one history line, "Human: …" or "AI: …" ("tool: …" for
+// tool results, "system: …" for the rest). A line break inside a message
+// ("\n", "\r\n", "\r", U+2028 and the other Unicode breaks) is rendered as
+// a newline and two spaces, so text a user pasted cannot start a line that
+// reads as another role; the counts are of this rendered form. With
+// [WithReturnMessages] texts come back as saved: there the role is the
+// message's type, not a label in its text.
+//
 // A Buffer is safe for concurrent use. It holds everything in memory; for a
 // durable, long-term store see package dmem.
 package ratedistortion

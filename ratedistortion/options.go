@@ -79,7 +79,8 @@ func WithAIPrefix(p string) Option { return func(o *options) { o.aiPrefix = p } 
 
 // WithReturnMessages makes LoadMemoryVariables return []llms.ChatMessage
 // instead of a string. The budget still bounds the string rendering of those
-// messages. Default false.
+// messages. Their texts are as saved, line breaks included: the role is the
+// message's type, so nothing needs indenting. Default false.
 func WithReturnMessages(b bool) Option { return func(o *options) { o.returnMessages = b } }
 
 // WithEncoding selects the tiktoken encoding used to count tokens. Default
@@ -134,7 +135,9 @@ func WithRecencyHalfLife(n float64) Option { return func(o *options) { o.halfLif
 // above it the lazy greedy runs. Default 22; negative disables exact search.
 func WithExactLimit(n int) Option { return func(o *options) { o.exactLimit = n } }
 
-// WithLogger sets where pool-cap evictions are logged. Default slog.Default().
+// WithLogger sets where pool-cap evictions are logged: one Info record per
+// eviction batch, with how many units went, and one Debug record per unit.
+// Default slog.Default().
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
 
 // WithClock sets the clock that stamps units. Default time.Now.

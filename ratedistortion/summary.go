@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
 	"github.com/engram-go/engram/internal/text"
 	"github.com/tmc/langchaingo/llms"
@@ -22,14 +23,19 @@ const (
 
 // A summary is rendered as lines, like units: a header, then one line per
 // extracted sentence ("- Human: …") or a single line holding a model's
-// summary. Each line ends in "\n" and starts with a visible character, so
-// the summary costs exactly the sum of its line counts.
+// summary, their own line breaks indented as in memvars.Line. Each line
+// ends in "\n" and starts with a visible character, so the summary costs
+// exactly the sum of its line counts.
 func summaryLines(body []string) string {
 	if len(body) == 0 {
 		return ""
 	}
 	return summaryHeader + strings.Join(body, "")
 }
+
+// summaryLine renders a model's summary as one summary line; its own line
+// breaks start indented continuation lines, so it cannot forge a turn.
+func summaryLine(sum string) string { return "- " + memvars.Indent(sum) + "\n" }
 
 func summaryMessage(body []string) llms.ChatMessage {
 	return llms.SystemChatMessage{Content: strings.TrimSuffix(strings.TrimPrefix(summaryLines(body), "system: "), "\n")}
@@ -64,9 +70,9 @@ func (b *Buffer) summarise(ctx context.Context, s *selection) error {
 	if err != nil {
 		return err
 	}
-	fits := func(x string) bool { return b.opts.counter("- "+x+"\n") <= room }
+	fits := func(x string) bool { return b.opts.counter(summaryLine(x)) <= room }
 	if sum = trimToFit(sum, fits); sum != "" {
-		line := "- " + sum + "\n"
+		line := summaryLine(sum)
 		s.summary = []string{line}
 		s.sumTok = b.headerTokens + b.opts.counter(line)
 	}
@@ -107,7 +113,7 @@ func (b *Buffer) sentences(e *entry) []sentence {
 			if len(terms) == 0 {
 				continue
 			}
-			line := "- " + b.prefix(e.unit.Role) + ": " + strings.ReplaceAll(sen, "\n", " ") + "\n"
+			line := "- " + memvars.Line(b.prefix(e.unit.Role), sen)
 			e.sents = append(e.sents, sentence{line, b.opts.counter(line), terms, text.Flags(sen).Count()})
 		}
 	}

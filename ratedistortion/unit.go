@@ -98,9 +98,10 @@ func (b *Buffer) prefix(r engram.Role) string {
 	return memvars.Label(r, b.opts.humanPrefix, b.opts.aiPrefix)
 }
 
-// line renders one unit as it appears in the history, newline included.
+// line renders one unit as it appears in the history, newline included;
+// the text's own line breaks start indented continuation lines.
 func (b *Buffer) line(r engram.Role, s string) string {
-	return b.prefix(r) + ": " + s + "\n"
+	return memvars.Line(b.prefix(r), s)
 }
 
 // message converts a kept unit back to a chat message. A tool result keeps

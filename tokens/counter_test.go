@@ -2,9 +2,11 @@ package tokens
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func TestCountKnownValues(t *testing.T) {
@@ -42,8 +44,7 @@ func TestEncodingsDiffer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := c.enc.EncodeOrdinary("hello world")
-		if len(got) != 2 || got[0] != ids[0] || got[1] != ids[1] {
+		if got := []int{c.ranks["hello"], c.ranks[" world"]}; got[0] != ids[0] || got[1] != ids[1] {
 			t.Errorf("%s: ids %v, want %v", enc, got, ids)
 		}
 	}
@@ -110,28 +111,60 @@ func BenchmarkCount(b *testing.B) {
 	}
 }
 
-// A long run without white space is counted in pieces: quickly, and never
-// below the exact count, which the encoder itself gives for runs short
-// enough to wait for.
+// Long runs without white space are counted exactly, and quickly: a
+// 256 KiB run took tiktoken-go a minute.
 func TestLongRuns(t *testing.T) {
-	c := Default()
-	for _, s := range []string{
-		strings.Repeat("a", 3000),
-		strings.Repeat("aGVsbG8gd29ybGQ=", 300), // base64
-		"see " + strings.Repeat("x9_", 700) + " done",
-		strings.Repeat("\uFFFD", 800),
-	} {
-		exact := len(c.enc.EncodeOrdinary(s))
-		got := c.Count(s)
-		cuts := len(s) / maxRun
-		if got < exact || got > exact+3*cuts+3 {
-			t.Errorf("%.20q…: Count %d, exact %d (%d cuts)", s, got, exact, cuts)
+	for _, enc := range []Encoding{CL100kBase, O200kBase} {
+		c, _ := Get(enc)
+		want := oracle(t, enc)
+		for _, s := range []string{
+			strings.Repeat("a", 3000),
+			strings.Repeat("aGVsbG8gd29ybGQ=", 300), // base64
+			"see " + strings.Repeat("x9_", 700) + " done",
+			strings.Repeat("\uFFFD", 800),
+			strings.Repeat("1\u0663", 350), // the 1,400 bytes of 1 and ٣
+			strings.Repeat("!?", 900),
+			strings.Repeat(" ", 2000) + "x",
+			strings.Repeat("日本語", 400),
+		} {
+			if got, exact := c.Count(s), want(s); got != exact {
+				t.Errorf("%s %.20q…: Count %d, tiktoken %d", enc, s, got, exact)
+			}
 		}
 	}
-	if n := c.Count(strings.Repeat("a", 1<<20)); n < (1<<20)/16 {
-		t.Errorf("1 MiB run counted as %d tokens", n)
+	c := Default()
+	limit := 500 * time.Millisecond
+	if raceEnabled {
+		limit *= 10
 	}
-	if got, want := c.Count("Human: hello there\n"), len(c.enc.EncodeOrdinary("Human: hello there\n")); got != want {
-		t.Errorf("ordinary text: %d, exact %d", got, want)
+	for _, s := range []string{
+		strings.Repeat("a", 256<<10),
+		strings.Repeat("aGVsbG8gd29ybGQ=", 16<<10),
+		strings.Repeat("1\u0663x", 64<<10),
+		strings.Repeat("!", 256<<10),
+	} {
+		start := time.Now()
+		n := c.Count(s)
+		if d := time.Since(start); d > limit {
+			t.Errorf("%.10q… (%d bytes): %v", s, len(s), d)
+		}
+		if n < len(s)/64 {
+			t.Errorf("%.10q… (%d bytes) counted as %d tokens", s, len(s), n)
+		}
+	}
+}
+
+func BenchmarkCountRun(b *testing.B) {
+	c := Default()
+	for _, size := range []int{1 << 10, 16 << 10, 256 << 10} {
+		for name, unit := range map[string]string{"letters": "a", "base64": "aGVsbG8gd29ybGQ=", "digits": "1\u0663"} {
+			text := strings.Repeat(unit, size/len(unit))
+			b.Run(fmt.Sprintf("%s/%d", name, size), func(b *testing.B) {
+				b.SetBytes(int64(len(text)))
+				for b.Loop() {
+					c.Count(text)
+				}
+			})
+		}
 	}
 }

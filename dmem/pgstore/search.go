@@ -173,6 +173,9 @@ func decodeVec(b []byte) ([]float32, error) {
 	v := make([]float32, len(b)/4)
 	for i := range v {
 		v[i] = math.Float32frombits(binary.BigEndian.Uint32(b[4*i:]))
+		if math.IsNaN(float64(v[i])) || math.IsInf(float64(v[i]), 0) {
+			return nil, fmt.Errorf("%w: stored embedding component %d is %v", errUndecodable, i, v[i])
+		}
 	}
 	return v, nil
 }
@@ -233,6 +236,9 @@ func (s *Store) queryVector(ctx context.Context, id int64, vec []float32, n int)
 			h.Route = dmem.Route(route)
 			var err error
 			h.Embedding, err = decodeVec(emb)
+			if err == nil {
+				err = checkRecord(&h.Record)
+			}
 			return h, err
 		})
 		return err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -107,6 +108,10 @@ func (s *Store) id(ctx context.Context, ns dmem.Namespace) (int64, error) {
 	}
 	if !ns.Valid() {
 		return 0, fmt.Errorf("pgstore: namespace %s is not UTF-8 without NUL: %w", ns, engram.ErrInvalidInput)
+	}
+	if n := len(ns.User) + len(ns.Agent) + len(ns.Session); n > MaxNamespaceBytes {
+		return 0, fmt.Errorf("%w: %d bytes (user %d, agent %d, session %d), over the %d PostgreSQL's index holds: %w",
+			ErrNamespaceTooLong, n, len(ns.User), len(ns.Agent), len(ns.Session), MaxNamespaceBytes, engram.ErrInvalidInput)
 	}
 	s.mu.Lock()
 	id, ok := s.ids[ns]
@@ -360,7 +365,29 @@ func scanRecord(row pgx.Row) (dmem.Record, error) {
 	r.Route = dmem.Route(route)
 	var err error
 	r.Embedding, err = decodeVec(emb)
+	if err == nil {
+		err = checkRecord(&r)
+	}
+	if err != nil {
+		err = fmt.Errorf("record %d: %w", r.Seq, err)
+	}
 	return r, err
+}
+
+// checkRecord checks a record read from the database as dmem checks one
+// read from its file: a statistic that is not finite is repaired to 0 (it
+// would make every commit that writes the record back fail); an unknown
+// route makes the record damaged.
+func checkRecord(r *dmem.Record) error {
+	for _, x := range [...]*float64{&r.LogP, &r.Delta, &r.Gate, &r.Novelty, &r.Reward} {
+		if math.IsNaN(*x) || math.IsInf(*x, 0) {
+			*x = 0
+		}
+	}
+	if r.Route > dmem.RouteMerged || r.Seq < 0 {
+		return fmt.Errorf("%w: record %d has route %d", errUndecodable, r.Seq, r.Route)
+	}
+	return nil
 }
 
 // collect reads every row with scan, skipping (with a warning) rows whose
@@ -372,7 +399,7 @@ func collect[T any](rows pgx.Rows, scan func(pgx.Row) (T, error)) ([]T, error) {
 	for rows.Next() {
 		x, err := scan(rows)
 		if errors.Is(err, errUndecodable) {
-			slog.Warn("pgstore: skipping an undecodable record", "err", err)
+			slog.Warn("pgstore: skipping a damaged record", "err", err)
 			continue
 		}
 		if err != nil {

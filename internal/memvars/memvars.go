@@ -125,3 +125,49 @@ func Clean(s string) string {
 	}
 	return strings.TrimRightFunc(s, unicode.IsSpace)
 }
+
+// Continuation is what follows each line break inside a rendered message:
+// a newline and two spaces. A history line that starts without white space
+// is therefore always the first line of exactly one message, and its label
+// is that message's role; text a user pasted cannot start a line that reads
+// as "AI: …".
+const Continuation = "\n  "
+
+// Line renders one message as a history line, newline included: the label,
+// ": ", and the text with each of its line breaks — "\r\n", "\n", "\r",
+// "\v", "\f", U+0085, U+2028 and U+2029, the breaks Unicode and models
+// treat as new lines — rendered as [Continuation].
+func Line(label, text string) string {
+	return label + ": " + Indent(text) + "\n"
+}
+
+// Indent returns text with each line break rendered as [Continuation].
+func Indent(text string) string {
+	i := strings.IndexFunc(text, isBreak)
+	if i < 0 {
+		return text
+	}
+	var sb strings.Builder
+	sb.Grow(len(text) + 8)
+	for i >= 0 {
+		sb.WriteString(text[:i])
+		sb.WriteString(Continuation)
+		r, w := utf8.DecodeRuneInString(text[i:])
+		if r == '\r' && strings.HasPrefix(text[i+w:], "\n") {
+			w++
+		}
+		text = text[i+w:]
+		i = strings.IndexFunc(text, isBreak)
+	}
+	sb.WriteString(text)
+	return sb.String()
+}
+
+// isBreak reports a rune that ends a line.
+func isBreak(r rune) bool {
+	switch r {
+	case '\n', '\r', '\v', '\f', '\u0085', '\u2028', '\u2029':
+		return true
+	}
+	return false
+}

@@ -1,0 +1,27 @@
+package dmem
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Errors of dmem's stores, to branch on with errors.Is. The errors shared
+// by every engram memory (invalid input, not found, closed) are engram's.
+var (
+	// ErrStore reports that the store failed a commit, or a reservation,
+	// even after retries: the calls whose writes that commit carried fail
+	// with it, and their writes are not recorded. It wraps the store's own
+	// error. The memory is not harmed: once the fault clears, later writes
+	// succeed.
+	ErrStore = errors.New("dmem: store failed")
+	// ErrCorrupt reports a damaged file or record: the message names the
+	// file and what is damaged. Opening a damaged file fails with it, and
+	// [Salvage] copies what is intact into a new file.
+	ErrCorrupt = errors.New("dmem: corrupt")
+	// ErrInUse reports a store file that is already open, in this process
+	// or another: bbolt lets one process at a time use it.
+	ErrInUse = errors.New("dmem: store in use")
+)
+
+// errCorrupt is a record that does not decode; it costs that record.
+var errCorrupt = fmt.Errorf("%w record", ErrCorrupt)

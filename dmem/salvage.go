@@ -1,0 +1,246 @@
+package dmem
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// SalvageReport says what [Salvage] recovered and what it lost.
+type SalvageReport struct {
+	// Namespaces, Units, Logged, Terms and States count what was copied:
+	// namespaces, stored units, eviction-log entries, term counts and
+	// learned states.
+	Namespaces, Units, Logged, Terms, States int
+	// Lost counts the records found damaged and left behind: units and
+	// log entries that do not decode, term counts, states that do not check.
+	Lost int
+	// Damage says what was damaged, the first maxDamageNotes things: parts
+	// of the file that could not be read (and all they held), and records
+	// left behind, by namespace and key.
+	Damage []string
+}
+
+const maxDamageNotes = 100
+
+func (r *SalvageReport) note(format string, args ...any) {
+	if len(r.Damage) < maxDamageNotes {
+		r.Damage = append(r.Damage, fmt.Sprintf(format, args...))
+	}
+}
+
+// salvaged is what Salvage found of one namespace.
+type salvaged struct {
+	units, log []Record
+	terms      map[string]int64
+	state      []byte
+	next       int64
+}
+
+// Salvage copies every intact record of the embedded store at from (its
+// directory, or its dmem.bolt file) into a new store in the directory to,
+// which must not hold one yet; open it with [WithPath] or [OpenStore]. It
+// reads the damaged file itself, page by page, never through bbolt or a
+// mapping, so no damage can crash it: a page that cannot be read costs
+// what lies under it, a record that does not decode costs that record, and
+// a state record that does not check is left behind (the memory then
+// relearns its gates; its units are kept). The report says what was
+// copied and what was lost. Salvage takes the file's lock, so the store
+// must not be open.
+func Salvage(ctx context.Context, from, to string) (SalvageReport, error) {
+	var rep SalvageReport
+	src := from
+	if fi, err := os.Stat(src); err == nil && fi.IsDir() {
+		src = filepath.Join(src, fileName)
+	}
+	src, err := filepath.Abs(src)
+	if err != nil {
+		return rep, fmt.Errorf("dmem: salvage: %w", err)
+	}
+	dst, err := filepath.Abs(filepath.Join(to, fileName))
+	if err != nil {
+		return rep, fmt.Errorf("dmem: salvage: %w", err)
+	}
+	if _, err := os.Lstat(dst); !errors.Is(err, fs.ErrNotExist) {
+		return rep, fmt.Errorf("dmem: salvage: %s already exists: salvage into a new directory: %w", dst, fs.ErrExist)
+	}
+	spaces, err := salvageRead(ctx, src, &rep)
+	if err != nil {
+		return rep, err
+	}
+	s, err := openStore(ctx, to)
+	if err != nil {
+		return rep, fmt.Errorf("dmem: salvage: %w", err)
+	}
+	if err := salvageWrite(ctx, s, spaces, &rep); err != nil {
+		s.Close()
+		return rep, fmt.Errorf("dmem: salvage into %s: %w", dst, err)
+	}
+	if err := s.Close(); err != nil {
+		return rep, fmt.Errorf("dmem: salvage: %w", err)
+	}
+	return rep, nil
+}
+
+// salvageRead collects what the file at path still holds, by namespace.
+func salvageRead(ctx context.Context, path string, rep *SalvageReport) (map[Namespace]*salvaged, error) {
+	openFiles.Lock()
+	inUse := openFiles.paths[path]
+	openFiles.Unlock()
+	if inUse {
+		return nil, fmt.Errorf("dmem: salvage: %s is open in this process: close it first: %w", path, ErrInUse)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("dmem: salvage: %w", err)
+	}
+	defer f.Close()
+	if err := lockFile(ctx, f, path); err != nil {
+		return nil, fmt.Errorf("dmem: salvage: %w", err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("dmem: salvage: %w", err)
+	}
+	w, err := newWalker(f, fi.Size(), true)
+	if err != nil {
+		return nil, corrupt(path, err.Error()+"; nothing can be salvaged")
+	}
+	spaces := make(map[Namespace]*salvaged)
+	w.emit = func(p [][]byte, k, v []byte) {
+		if len(p) != 3 || string(p[0]) != string(rootBucket) {
+			return
+		}
+		ns, ok := parseNSKey(p[1])
+		if !ok {
+			rep.Lost++
+			rep.note("a namespace key %x that does not decode", p[1])
+			return
+		}
+		sp := spaces[ns]
+		if sp == nil {
+			sp = &salvaged{terms: make(map[string]int64)}
+			spaces[ns] = sp
+		}
+		switch string(p[2]) {
+		case string(unitsBucket), string(logBucket):
+			r, err := decodeRecord(k, v)
+			if err == nil {
+				_, err = fromRecord(r)
+			}
+			if err != nil {
+				rep.Lost++
+				rep.note("namespace %s: %s record %x does not decode", ns, p[2], k)
+				return
+			}
+			if string(p[2]) == string(unitsBucket) {
+				sp.units = append(sp.units, r)
+			} else {
+				r.Embedding = nil
+				sp.log = append(sp.log, r)
+			}
+		case string(termsBucket):
+			n, m := binary.Varint(v)
+			if m <= 0 || m != len(v) || len(k) == 0 {
+				rep.Lost++
+				rep.note("namespace %s: the count of term %q does not decode", ns, k)
+				return
+			}
+			sp.terms[string(k)] += n
+		case string(metaBucket):
+			switch string(k) {
+			case string(stateKey):
+				var st state
+				if err := st.decode(v); err != nil {
+					rep.Lost++
+					rep.note("namespace %s: the state record is damaged (%v); left behind", ns, err)
+					return
+				}
+				sp.state = append([]byte(nil), v...)
+			case string(nextKey):
+				if len(v) == 8 {
+					sp.next = max(0, int64(binary.BigEndian.Uint64(v)))
+				}
+			}
+		}
+	}
+	w.used[0], w.used[1] = true, true
+	if err := w.tree(w.meta.root, nil, nil, nil, 0); err != nil {
+		return nil, fmt.Errorf("dmem: salvage: %w", err)
+	}
+	for _, err := range w.damaged {
+		rep.note("%s: %v, and what lay under it, is lost", path, err)
+	}
+	return spaces, ctx.Err()
+}
+
+// salvageWrite commits what was salvaged into s.
+func salvageWrite(ctx context.Context, s *boltStore, spaces map[Namespace]*salvaged, rep *SalvageReport) error {
+	const chunk = 512
+	for ns, sp := range spaces {
+		next := sp.next
+		for _, r := range slices.Concat(sp.units, sp.log) {
+			next = max(next, r.Seq+1)
+		}
+		if next > 0 {
+			// The counter goes on where the damaged store's stopped.
+			if _, err := s.Reserve(ctx, ns, int(min(next, 1<<62))); err != nil {
+				return err
+			}
+		}
+		var ops []Op
+		add := func(op Op) {
+			if err := op.Check(); err != nil {
+				rep.Lost++
+				rep.note("namespace %s: %v", ns, err)
+				return
+			}
+			ops = append(ops, op)
+		}
+		flush := func(force bool) error {
+			if len(ops) == 0 || len(ops) < chunk && !force {
+				return nil
+			}
+			err := s.Commit(ctx, ns, ops)
+			ops = ops[:0]
+			return err
+		}
+		for _, r := range sp.units {
+			add(Put(r))
+			if err := flush(false); err != nil {
+				return err
+			}
+		}
+		for _, r := range sp.log {
+			add(Log(r))
+			if err := flush(false); err != nil {
+				return err
+			}
+		}
+		for t, n := range sp.terms {
+			add(Term(t, n))
+			if err := flush(false); err != nil {
+				return err
+			}
+		}
+		if sp.state != nil {
+			ops = append(ops, State(sp.state))
+			rep.States++
+		}
+		ops = append(ops, Evict(math.MaxInt32)) // commits at least once: the counter, the namespace
+		if err := flush(true); err != nil {
+			return err
+		}
+		rep.Namespaces++
+		rep.Units += len(sp.units)
+		rep.Logged += len(sp.log)
+		rep.Terms += len(sp.terms)
+	}
+	return nil
+}
