@@ -43,7 +43,7 @@ func (w *words) add(u *unit, lx lexis) {
 	if fresh < 0 { // a record from before Fresh was kept: judge it here
 		fresh = relevance.NoveltyOf(lx.terms, w.ix.Seen)
 	}
-	w.ix.Add(u.slot, u.Text, w.Near(u.slot, -1), lx.terms, u.Flags, fresh)
+	w.ix.Add(u.slot, u.Text, w.Near(u.slot, -1), lx.terms, fresh)
 	w.slots = append(w.slots, u)
 	w.names = append(w.names, lx.names)
 }

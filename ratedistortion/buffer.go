@@ -171,7 +171,7 @@ func (b *Buffer) place(e *entry, d draft) {
 		b.openHuman = -1
 	}
 	e.novelty = relevance.NoveltyOf(e.terms, b.index.Seen)
-	b.index.Add(len(b.pool), u.Text, len(b.pool)-1, e.terms, e.unit.Flags, e.novelty)
+	b.index.Add(len(b.pool), u.Text, len(b.pool)-1, e.terms, e.novelty)
 	b.pool = append(b.pool, e)
 	b.byID[u.ID] = e
 }

@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/engram-go/engram"
-	"github.com/engram-go/engram/internal/relevance"
 )
 
 // Weights is the hand-set [engram.Scorer]: a unit's utility is a weighted
@@ -28,11 +27,13 @@ type Weights struct {
 // Relevance dominates when there is a query; without one, recency and flags
 // decide, so the buffer degrades to "newest first, facts kept".
 //
-// Relevance is squared: the selection maximises utility per token, and a
-// linear scale lets many half-relevant short messages outbid the one that
-// answers. Recency is weak and short-lived (see [WithRecencyHalfLife]): it
+// Relevance is raised to the 12th power: the selection maximises utility
+// per token, and a flatter scale lets many half-relevant short messages
+// outbid the one that answers (on real dialogue the square lost 0.11 of
+// recall at 1,024 tokens; 12 and 16 are level). Flags no longer multiply
+// relevance: on real dialogue that was worth nothing. Recency is weak and short-lived (see [WithRecencyHalfLife]): it
 // keeps the last exchanges for continuity without crowding out old facts.
-var DefaultWeights = Weights{Relevance: 1, Sharpness: relevance.Knob("sharp", 2), FlagRelevance: 0.5, Recency: 0.2, Flag: 0.05, Directive: 0.6, Rewarded: 0.1, Floor: 0.01}
+var DefaultWeights = Weights{Relevance: 1, Sharpness: 12, FlagRelevance: 0, Recency: 0.2, Flag: 0.05, Directive: 0.6, Rewarded: 0.1, Floor: 0.01}
 
 func (w Weights) relevance(f engram.Features) float64 {
 	r := f.Relevance

@@ -38,6 +38,9 @@ func Baselines() []Memory {
 		{Name: "bm25", New: func(_ context.Context, budget int, _ *dataset.Sample) (schema.Memory, error) {
 			return newBM25(budget), nil
 		}},
+		{Name: "bm25glove", New: func(_ context.Context, budget int, _ *dataset.Sample) (schema.Memory, error) {
+			return newBM25GloVe(budget), nil
+		}},
 		{Name: "window", New: func(_ context.Context, budget int, _ *dataset.Sample) (schema.Memory, error) {
 			// langchaingo's window buffer counts pairs, not tokens: give it
 			// as many pairs as the budget holds at a typical 60 tokens a pair.

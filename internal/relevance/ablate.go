@@ -10,29 +10,24 @@ import (
 // measure on real dialogue what each part is worth (cmd/memeval -ablate).
 type Component uint32
 
-// The components, as the ablation table names them.
+// The components, as the ablation table names them. What else relevance
+// once weighed (WordNet concepts, a name gate, a second hop through names,
+// answer typing, a novelty boost, a share of the reply, a turn paired with
+// its reply, a summary) lost recall on real dialogue and is gone; the
+// README's ablation table keeps their figures.
 const (
-	Concepts     Component = 1 << iota // WordNet concepts beside the words in BM25
-	Cosine                             // embedding cosine beside BM25
-	NameGate                           // documents that name the query's names first
-	Expansion                          // second hop through the best documents' names
-	AnswerTyping                       // the kind of answer the question asks for
-	Novelty                            // words a document brought that none before it used
-	Context                            // a share of the neighbouring turns' relevance
-	Speaker                            // the turn's speaker is named in the question
-	Asked                              // the turn answers a question asked just before it
-	Reply                              // a share of the reply's relevance (ablated against Context)
-	Pairing                            // a turn and its reply kept or dropped together
-	Summary                            // a summary of what was left out
-	Recency                            // newer units worth a little more
-	Flags                              // names, numbers, dates worth a little more
+	Cosine  Component = 1 << iota // embedding cosine beside BM25
+	Context                       // a share of the neighbouring turns' relevance
+	Speaker                       // the turn's speaker is named in the question
+	Asked                         // the turn answers a question asked just before it
+	Recency                       // newer units worth a little more (ratedistortion)
+	Flags                         // names, numbers, dates worth a little more (ratedistortion)
 	lastComponent
 )
 
 var componentNames = map[Component]string{
-	Concepts: "concepts", Cosine: "cosine", NameGate: "name-gate", Expansion: "expansion",
-	AnswerTyping: "answer-typing", Novelty: "novelty", Context: "context", Speaker: "speaker",
-	Asked: "asked", Reply: "reply", Pairing: "pairing", Summary: "summary", Recency: "recency", Flags: "flags",
+	Cosine: "cosine", Context: "context", Speaker: "speaker", Asked: "asked",
+	Recency: "recency", Flags: "flags",
 }
 
 // Components returns every component, in the order of the constants.

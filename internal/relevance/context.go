@@ -1,9 +1,7 @@
 package relevance
 
 import (
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -18,36 +16,19 @@ import (
 // it to the concert?" — "Yes! Best night of the year." A turn therefore
 // inherits contextNear of its neighbours' relevance and contextFar of the
 // turns two away.
-var (
-	contextNear = knob("ctx1", 0.5)
-	contextFar  = knob("ctx2", 0.25)
-	// speakerCue is added to the relevance (scaled to at most 1) of every
-	// turn whose speaker the question names: "What did Caroline paint?"
-	// is answered by Caroline.
-	speakerCue = knob("spk", 0.25)
+const (
+	contextNear = 0.5
+	contextFar  = 0.25
+	// speakerCue is added, in units of the best document's relevance, to
+	// every turn whose speaker the question names: "What did Caroline
+	// paint?" is answered by Caroline.
+	speakerCue = 0.25
 	// askedCue is added for a turn that follows a question: an answer.
-	askedCue = knob("ask", 0.1)
+	askedCue = 0.1
 )
 
 // contextReach is how many turns on each side the kernel reaches.
 const contextReach = 2
-
-// knob is a tuning constant an experiment may override with
-// ENGRAM_KNOBS="name=value,…". TEMPORARY.
-func knob(name string, def float64) float64 { return Knob(name, def) }
-
-// Knob is knob for other packages. TEMPORARY.
-func Knob(name string, def float64) float64 {
-	for _, kv := range strings.Split(os.Getenv("ENGRAM_KNOBS"), ",") {
-		k, v, ok := strings.Cut(kv, "=")
-		if ok && k == name {
-			if x, err := strconv.ParseFloat(v, 64); err == nil {
-				return x
-			}
-		}
-	}
-	return def
-}
 
 // inContext returns rel, scaled to a maximum of 1, plus each document's
 // neighbours' share.

@@ -2,51 +2,29 @@ package relevance
 
 import (
 	"slices"
-	"strconv"
-
-	"github.com/engram-go/engram"
 
 	"github.com/engram-go/engram/internal/lexical"
-	"github.com/engram-go/engram/internal/lexicon"
 )
 
-// Index is the lexical side of relevance: BM25 over a document's words, and
-// BM25 over their WordNet concepts — each word's senses and hypernyms — so a
-// question about a "dog" finds "our new puppy" and "father" finds "dad". The
-// query side uses only each word's own senses: a document about a beagle is
-// about a dog, but a question about a dog is not about beagles in particular,
-// and two kinds of pet (dog, cat) do not match through "carnivore".
+// Index is the lexical side of relevance: BM25 over a document's stemmed
+// words, and what each document says of itself: its speaker, whether it
+// asks, whether the one before it asked, and its novelty.
 //
 // Like lexical.Index it is not safe for concurrent use.
 type Index struct {
-	words    *lexical.Index
-	concepts *lexical.Index
-	kinds    [][]kindTerm   // by document: its words that have WordNet classes
-	flags    []engram.Flags // by document
-	novelty  []float64      // by document; see Novelty
-	speaker  []string       // by document: see SpeakerOf
-	asks     []bool         // by document: it asks something
-	asked    []bool         // by document: the document before it asks
-}
-
-// kindTerm is a word of a document and its WordNet classes.
-type kindTerm struct {
-	term  string
-	kinds lexicon.Kind
+	words   *lexical.Index
+	novelty []float64 // by document; see Novelty
+	speaker []string  // by document: see SpeakerOf
+	asks    []bool    // by document: it asks something
+	asked   []bool    // by document: the document before it asks
 }
 
 // freshWords is how many words never seen before make a document fully
 // novel.
 const freshWords = 4
 
-// conceptShare is the weight of concept matches next to word matches.
-const conceptShare = 0.5
-
-// queryConcepts is how many of a query word's heaviest concepts it looks for.
-const queryConcepts = 2
-
 // NewIndex returns an empty index.
-func NewIndex() *Index { return &Index{words: lexical.New(), concepts: lexical.New()} }
+func NewIndex() *Index { return &Index{words: lexical.New()} }
 
 // DocFreq returns how many documents hold the stemmed word t.
 func (ix *Index) DocFreq(t string) int { return ix.words.DocFreq(t) }
@@ -54,19 +32,15 @@ func (ix *Index) DocFreq(t string) int { return ix.words.DocFreq(t) }
 // Len returns the number of documents.
 func (ix *Index) Len() int { return ix.words.Len() }
 
-// Add indexes document doc with its stemmed terms (text.Terms), flags
-// (text.Flags) and novelty, clamped to [0, 1]: NoveltyOf its terms, judged
-// against what came before it ([Index.Seen] for a memory whose past is the
-// index) and kept by the caller, so that a rebuilt index does not judge a
+// Add indexes document doc: text is the document as written (for its
+// speaker and whether it asks), prev the document before it in the
+// conversation or −1, terms its stemmed words (text.Terms), and novelty,
+// clamped to [0, 1], NoveltyOf its terms judged against what came before
+// it and kept by the caller, so that a rebuilt index does not judge a
 // document again after earlier ones have gone.
-//
-// text is the document as written, for its speaker and whether it asks;
-// prev is the document before it in the conversation, or −1.
-func (ix *Index) Add(doc int, text string, prev int, terms []string, flags engram.Flags, novelty float64) {
+func (ix *Index) Add(doc int, text string, prev int, terms []string, novelty float64) {
 	ix.words.Add(doc, terms)
-	for len(ix.kinds) <= doc {
-		ix.kinds = append(ix.kinds, nil)
-		ix.flags = append(ix.flags, 0)
+	for len(ix.novelty) <= doc {
 		ix.novelty = append(ix.novelty, 0)
 		ix.speaker = append(ix.speaker, "")
 		ix.asks = append(ix.asks, false)
@@ -75,14 +49,6 @@ func (ix *Index) Add(doc int, text string, prev int, terms []string, flags engra
 	ix.novelty[doc] = min(1, max(0, novelty))
 	ix.speaker[doc], ix.asks[doc] = SpeakerOf(text), asks(text)
 	ix.asked[doc] = prev >= 0 && prev < len(ix.asks) && ix.asks[prev]
-	ix.kinds[doc], ix.flags[doc] = kindTerms(terms), flags
-	var cs []string
-	for _, t := range terms {
-		for _, c := range lexicon.Concepts(t) {
-			cs = append(cs, conceptTerm(c.ID))
-		}
-	}
-	ix.concepts.Add(doc, cs)
 }
 
 // NoveltyOf returns how much a document with terms (stemmed, as text.Terms
@@ -128,24 +94,5 @@ func (ix *Index) Novelty(doc int) float64 {
 	return ix.novelty[doc]
 }
 
-// score adds the weighted BM25 of q's words and concepts into out.
-func (ix *Index) score(terms map[string]float64, out []float64) {
-	ix.words.Score(terms, out)
-	if conceptShare == 0 {
-		return
-	}
-	cq := make(map[string]float64)
-	for t, w := range terms {
-		cs := lexicon.Concepts(t)
-		for k := 0; k < len(cs) && k < queryConcepts; k++ {
-			if k > 0 && cs[k].Weight < cs[0].Weight/2 {
-				break
-			}
-			ct := conceptTerm(cs[k].ID)
-			cq[ct] = max(cq[ct], conceptShare*w)
-		}
-	}
-	ix.concepts.Score(cq, out)
-}
-
-func conceptTerm(id uint32) string { return strconv.FormatUint(uint64(id), 36) }
+// score adds the weighted BM25 of q's words into out.
+func (ix *Index) score(terms map[string]float64, out []float64) { ix.words.Score(terms, out) }
