@@ -58,7 +58,7 @@ var _ embeddings.Embedder = (*Embedder)(nil)
 // Option configures an [Embedder].
 type Option func(*Embedder)
 
-// WithDimensions sets the vector size. Default [DefaultDimensions]; must be
+// WithDimensions sets the size of the hashed part. Default [DefaultDimensions]; must be
 // at least 16. More dimensions mean fewer hash collisions and more memory.
 func WithDimensions(n int) Option { return func(e *Embedder) { e.dim = n } }
 
@@ -118,14 +118,22 @@ func (e *Embedder) gloveShare() float64 {
 // √(1−w), each of unit length first, so that the dot product of two is
 // w·cos_glove + (1−w)·cos_hashed. If one part of a text is zero (no word
 // GloVe knows), the other is scaled to unit length alone. With w = 1 it is
-// the GloVe part alone, zero for a text with no word GloVe knows.
+// the GloVe part alone, or for a text with no word GloVe knows the hashed
+// vector at GloVe's size.
 func (e *Embedder) Embed(s string) []float32 {
 	w := e.gloveShare()
 	switch w {
 	case 0:
 		return e.hashed(make([]float32, 0, e.hashDim()), s)
 	case 1:
-		return glove.Embed(make([]float32, 0, GloVeDimensions), s)
+		v := glove.Embed(make([]float32, 0, GloVeDimensions), s)
+		if isZero(v) {
+			// Nothing GloVe knows ("Zxq!", a rare name): the hashed
+			// vector at GloVe's size, so that the text still meets its
+			// repeats.
+			return e.hashedN(v[:0], s, GloVeDimensions)
+		}
+		return v
 	}
 	v := make([]float32, 0, e.Dimensions())
 	v = glove.Embed(v, s)
@@ -144,8 +152,11 @@ func (e *Embedder) Embed(s string) []float32 {
 }
 
 // hashed appends to dst the unit-normalised hashed vector of s, or zeros.
-func (e *Embedder) hashed(dst []float32, s string) []float32 {
-	acc := make([]float64, e.hashDim())
+func (e *Embedder) hashed(dst []float32, s string) []float32 { return e.hashedN(dst, s, e.hashDim()) }
+
+// hashedN is hashed at n dimensions.
+func (e *Embedder) hashedN(dst []float32, s string, dim int) []float32 {
+	acc := make([]float64, dim)
 	e.accumulate(acc, s)
 	var n float64
 	for _, x := range acc {

@@ -48,9 +48,9 @@ func TestSimilarityOrdersByWording(t *testing.T) {
 }
 
 func TestEmbedderInterface(t *testing.T) {
-	e, _ := New(WithDimensions(64))
+	e, _ := New(WithDimensions(64), WithGloVeShare(0.5))
 	vs, err := e.EmbedDocuments(context.Background(), []string{"a cat", "a dog"})
-	if err != nil || len(vs) != 2 || len(vs[0]) != 64+defaultLen()-DefaultDimensions {
+	if err != nil || len(vs) != 2 || len(vs[0]) != 64+GloVeDimensions {
 		t.Fatalf("EmbedDocuments: %v, %d vectors", err, len(vs))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -115,6 +115,9 @@ func TestNormalizeTiny(t *testing.T) {
 // defaultLen is the vector length of New(): the GloVe part is there when
 // the default share is above 0.
 func defaultLen() int {
+	if DefaultGloVeShare == 1 {
+		return GloVeDimensions
+	}
 	if DefaultGloVeShare > 0 {
 		return DefaultDimensions + GloVeDimensions
 	}

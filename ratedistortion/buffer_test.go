@@ -247,7 +247,8 @@ func TestObserveKeepsOutcomeSign(t *testing.T) {
 
 func TestRewardRaisesKeptUnits(t *testing.T) {
 	ctx := context.Background()
-	b := newBuffer(t, WithTokenBudget(24), WithSummaryShare(0))
+	// Room for the deploy line and a short reply, not for the staging line.
+	b := newBuffer(t, WithTokenBudget(16), WithSummaryShare(0))
 	save(t, b, "The deploy script lives in tools/deploy.sh.", "Thanks.")
 	save(t, b, "The staging password rotates weekly.", "Ok.")
 	load(t, b, "where is the deploy script?")

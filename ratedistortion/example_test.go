@@ -70,8 +70,8 @@ func ExampleExplanation() {
 	fmt.Println(x.Tokens <= x.Budget, x.Exact)
 	// Output:
 	// u0 true
-	// u1 true
+	// u1 false
 	// u2 false
-	// u3 false
+	// u3 true
 	// true true
 }

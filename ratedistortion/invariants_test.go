@@ -58,7 +58,11 @@ func checkLoad(t testing.TB, b *Buffer, q string) {
 	kept := make(map[int64][]bool)
 	lastSeq := int64(-1)
 	for _, u := range x.Units {
-		kept[u.Group] = append(kept[u.Group], u.Kept)
+		// A tool call and its results are kept or dropped together; a
+		// turn and its reply are selected apart.
+		if u.Role == engram.RoleToolCall || u.Role == engram.RoleToolResult {
+			kept[u.Group] = append(kept[u.Group], u.Kept)
+		}
 		if !u.Kept {
 			continue
 		}

@@ -55,7 +55,7 @@ func ExampleStoreRetriever() {
 
 // eino embeds in float64, langchaingo and engram in float32.
 func ExampleEmbedder() {
-	e, _ := embed.New(embed.WithDimensions(32))
+	e, _ := embed.New(embed.WithGloVeShare(0), embed.WithDimensions(32))
 	vs, _ := eino.Embedder(e).EmbedStrings(context.Background(), []string{"Lisbon"})
 	fmt.Printf("%d %T\n", len(vs[0]), vs[0][0])
 	// Output: 32 float64

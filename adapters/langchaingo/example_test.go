@@ -30,7 +30,7 @@ func ExampleEmbedDocuments() {
 
 // EmbeddingFunc alone embeds one text per call, as chromem-go asks.
 func ExampleEmbeddingFunc() {
-	e, _ := embed.New(embed.WithDimensions(64))
+	e, _ := embed.New(embed.WithGloVeShare(0), embed.WithDimensions(64))
 	v, _ := langchaingo.EmbeddingFunc(e)(context.Background(), "marine biologist")
 	fmt.Println(len(v))
 	// Output: 64

@@ -15,9 +15,6 @@ import (
 // "Random, but"). The result has no duplicates.
 func Names(s string) []string { return names(s, true) }
 
-// queryNames is [Names] for a question, whose first word is a question word
-// or a name ("Dana's sister…"), never an ordinary capitalised word.
-func queryNames(s string) []string { return names(s, false) }
 
 func names(s string, strict bool) []string {
 	var out []string
