@@ -3,6 +3,12 @@ package dmem
 import (
 	"container/heap"
 	"math"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/engram-go/engram/internal/relevance"
+	"github.com/engram-go/engram/internal/text"
 )
 
 // Priority is a core unit's claim to stay. It starts from the gate value and
@@ -106,6 +112,147 @@ func (m *Memory) merge(u, s *unit, g float64, b *batch) {
 	u.record(Event{Step: m.st.Seq, Kind: EventMerged, Route: u.Route, Delta: s.Delta, Gate: g, Priority: m.priorityAt(u, m.st.Seq)})
 	b.put(u)
 }
+
+// A new step merges into a stored unit only if both halves of the
+// near-duplicate test agree: their embeddings' cosine reaches the merge
+// threshold, and their words say the same (sameWords). The embedding alone
+// is not enough: the default one sees mostly common words (GloVe knows no
+// account number and few names), so "exported refunds for account 4821"
+// and "… account 7730", or "my PIN is 1234" and "my PIN is 9876", are
+// nearly the same vector.
+const (
+	// minJaccard is how alike two texts' sets of stemmed content words
+	// must be. A repeat scores 1 (case, punctuation and stop words aside);
+	// at 0.9 one content word may be added or dropped per nine kept, and a
+	// word swapped for another only among eighteen or more shared ones, so
+	// in the short turns and tool results a memory holds any substitution
+	// of a content word keeps the texts apart.
+	minJaccard = 0.9
+	// dupCandidates is how many of the most similar stored units, above
+	// the threshold, the words test looks at: the nearest by cosine may be
+	// a different number in the same template while a true repeat is
+	// close behind.
+	dupCandidates = 4
+)
+
+// duplicate returns the stored unit that a new step, with vector vec, text
+// s and lexis lx, repeats: the most similar by cosine among those at or
+// above the merge threshold that also pass sameWords; nil if none. best is
+// the nearest unit, at cosine sim; the others are looked for only when it
+// fails, among the units sharing an LSH bucket with vec.
+func (m *Memory) duplicate(vec []float32, s string, lx lexis, best *unit, sim float64) *unit {
+	if best == nil || sim < m.opts.merge {
+		return nil
+	}
+	if sameWords(s, best.Text, lx, lexisOf(best.Text)) {
+		return best
+	}
+	type cand struct {
+		u   *unit
+		sim float64
+	}
+	var cs []cand
+	for _, k := range m.lsh.keys(vec) {
+		for _, u := range m.lsh.buckets[k] {
+			if u == best || slices.ContainsFunc(cs, func(c cand) bool { return c.u == u }) {
+				continue
+			}
+			if c := float64(relevance.Dot(vec, u.Embedding)); c >= m.opts.merge {
+				cs = append(cs, cand{u, c})
+			}
+		}
+	}
+	slices.SortFunc(cs, func(a, b cand) int {
+		if a.sim != b.sim {
+			if a.sim > b.sim {
+				return -1
+			}
+			return 1
+		}
+		return int(a.u.Seq - b.u.Seq)
+	})
+	for _, c := range cs[:min(len(cs), dupCandidates-1)] {
+		if sameWords(s, c.u.Text, lx, lexisOf(c.u.Text)) {
+			return c.u
+		}
+	}
+	return nil
+}
+
+// sameWords reports whether texts a and b, with lexis la and lb, say the
+// same thing in words: their stemmed content words are nearly the same set
+// (Jaccard ≥ minJaccard), every word that bears a digit or names someone
+// (relevance.Names) is in both, and both negate as often. Texts without
+// content words ("ok", "no") are compared by all their words instead.
+func sameWords(a, b string, la, lb lexis) bool {
+	ta, tb := la.terms, lb.terms
+	if len(ta) == 0 || len(tb) == 0 {
+		ta, tb = norms(a), norms(b)
+	}
+	sa, sb := setOf(ta), setOf(tb)
+	names := setOf(la.names)
+	for _, n := range lb.names {
+		names[n] = true
+	}
+	shared := 0
+	for t := range sa {
+		if sb[t] {
+			shared++
+		} else if key(t, names) {
+			return false
+		}
+	}
+	for t := range sb {
+		if !sa[t] && key(t, names) {
+			return false
+		}
+	}
+	if union := len(sa) + len(sb) - shared; union > 0 && float64(shared) < minJaccard*float64(union) {
+		return false
+	}
+	return negations(a) == negations(b)
+}
+
+// key reports whether term t must be in both texts of a merge: a number,
+// an id, a version, or a name.
+func key(t string, names map[string]bool) bool {
+	return names[t] || strings.IndexFunc(t, unicode.IsDigit) >= 0
+}
+
+func setOf(ts []string) map[string]bool {
+	s := make(map[string]bool, len(ts))
+	for _, t := range ts {
+		s[t] = true
+	}
+	return s
+}
+
+// norms returns the lower-cased words of s.
+func norms(s string) []string {
+	ws := text.Split(s)
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = strings.ReplaceAll(w.Norm, "’", "'")
+	}
+	return out
+}
+
+// negations counts the words of s that negate, which text.Terms drops as
+// stop words: "the tests pass" and "the tests don't pass" have the same
+// content words.
+func negations(s string) int {
+	n := 0
+	for _, w := range norms(s) {
+		if negator[w] || strings.HasSuffix(w, "n't") {
+			n++
+		}
+	}
+	return n
+}
+
+var negator = map[string]bool{"not": true, "no": true, "never": true, "none": true, "nothing": true,
+	"nobody": true, "nowhere": true, "neither": true, "nor": true, "cannot": true, "without": true,
+	"dont": true, "doesnt": true, "didnt": true, "isnt": true, "wasnt": true, "cant": true, "wont": true}
 
 // evictHeap is a min-heap of core units by LogP, oldest first on ties.
 type evictHeap []*unit

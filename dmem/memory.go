@@ -520,13 +520,17 @@ func (m *Memory) step(d *draft, b *batch) string {
 	m.novelty.observe(u.Novelty)
 	u.Delta, u.Gate = u.Novelty, g
 	home := u
+	var dup *unit
+	if !d.force {
+		dup = m.duplicate(d.vec, d.text, d.lex, near, sim)
+	}
 	switch {
-	case near != nil && sim >= m.opts.merge && !d.force:
-		m.merge(near, u, g, b)
+	case dup != nil:
+		m.merge(dup, u, g, b)
 		u.Route = RouteMerged
 		u.record(Event{Step: seq, Kind: EventRouted, Route: RouteMerged, Delta: u.Delta, Gate: g})
 		m.bury(u, b)
-		home = near
+		home = dup
 	default:
 		r := route(g)
 		if d.force {

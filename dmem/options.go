@@ -95,8 +95,12 @@ func WithShortTerm(n int) Option { return func(o *options) { o.shortTerm = n } }
 // must be positive.
 func WithHalfLife(steps float64) Option { return func(o *options) { o.halfLife = steps } }
 
-// WithMergeThreshold sets the cosine similarity from which a new step is a
-// near-duplicate of a stored unit and merges into it, in (0, 1]. Default 0.93.
+// WithMergeThreshold sets the cosine similarity from which a new step may be
+// a near-duplicate of a stored unit, in (0, 1]. Default 0.93. It merges into
+// the unit only if their words also say the same thing: nearly the same
+// stemmed content words, the same numbers, ids and names, the same
+// negations. The cosine alone would merge "account 4821" into "account
+// 7730": an embedding of common words hardly tells them apart.
 func WithMergeThreshold(t float64) Option { return func(o *options) { o.merge = t } }
 
 // WithDiscount sets the value model's discount γ, in [0, 1). Default 0.9.

@@ -1,0 +1,124 @@
+package dmem
+
+import (
+	"context"
+	"testing"
+
+	"github.com/tmc/langchaingo/schema"
+
+	"github.com/engram-go/engram"
+)
+
+// sameEmbedder gives every text the same vector, so that the cosine half of
+// the near-duplicate test always passes and the words decide alone.
+type sameEmbedder struct{}
+
+func (sameEmbedder) EmbedDocuments(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i := range out {
+		out[i] = []float32{1, 0, 0, 0}
+	}
+	return out, nil
+}
+
+func (sameEmbedder) EmbedQuery(context.Context, string) ([]float32, error) {
+	return []float32{1, 0, 0, 0}, nil
+}
+
+var mergeCases = []struct {
+	name, first, second string
+	merged              bool
+}{
+	{"another account", "tool_result: exported refunds for account 4821: status ok, 17 rows",
+		"tool_result: exported refunds for account 7730: status ok, 17 rows", false},
+	{"another row count", "tool_result: exported refunds for account 4821: status ok, 17 rows",
+		"tool_result: exported refunds for account 4821: status ok, 18 rows", false},
+	{"another PIN", "my PIN is 1234", "my PIN is 9876", false},
+	{"another name", "My sister Priya lives in Lisbon.", "My sister Keiko lives in Lisbon.", false},
+	{"another place", "My sister Priya lives in Lisbon.", "My sister Priya lives in Porto.", false},
+	{"another version", "upgraded the service to v2.3.1", "upgraded the service to v2.4.0", false},
+	{"negated", "the integration tests pass on main", "the integration tests don't pass on main", false},
+	{"yes and no", "Yes.", "No.", false},
+	{"another content word", "the deploy to staging failed at the migration step",
+		"the deploy to production failed at the migration step", false},
+	{"repeat", "tool_result: exported refunds for account 4821: status ok, 17 rows",
+		"tool_result: exported refunds for account 4821: status ok, 17 rows", true},
+	{"punctuation and case", "My PIN is 1234.", "my pin is 1234!", true},
+	{"stop words", "My sister Priya lives in Lisbon.", "my sister Priya, she lives in Lisbon", true},
+	{"plural", "Remember: the staging database password rotates every Monday.",
+		"remember, the staging database passwords rotate every Monday", true},
+}
+
+// A step merges into a stored one only when its words say the same thing:
+// the same sentence with another number, name or content word stays
+// apart however close the vectors; a repeat that differs in case,
+// punctuation or stop words merges.
+func TestMergeNeedsSameWords(t *testing.T) {
+	for _, tc := range mergeCases {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newMemory(t, WithEmbedder(sameEmbedder{}))
+			for _, s := range []string{tc.first, tc.second} {
+				if err := m.Observe(bg, engram.Step{Kind: engram.StepToolResult, Text: s}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			m.mu.RLock()
+			second := m.gone[idOf(1)]
+			m.mu.RUnlock()
+			if got := second != nil && second.Route == RouteMerged; got != tc.merged {
+				t.Errorf("%q after %q: merged %v, want %v", tc.second, tc.first, got, tc.merged)
+			}
+		})
+	}
+}
+
+// The same holds with the default embedder, whose vectors barely tell
+// one number or name from another.
+func TestMergeNeedsSameWordsDefaultEmbedder(t *testing.T) {
+	for _, tc := range mergeCases {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newMemory(t)
+			for _, s := range []string{tc.first, tc.second} {
+				if err := m.Observe(bg, engram.Step{Kind: engram.StepToolResult, Text: s}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			m.mu.RLock()
+			second := m.gone[idOf(1)]
+			m.mu.RUnlock()
+			if got := second != nil && second.Route == RouteMerged; got && !tc.merged {
+				t.Errorf("%q after %q: merged", tc.second, tc.first)
+			}
+		})
+	}
+}
+
+// A repeat merges into the unit it repeats, not into a nearer one that
+// differs in a number.
+func TestMergeFindsTheRepeat(t *testing.T) {
+	m := newMemory(t, WithEmbedder(sameEmbedder{}))
+	texts := []string{"tool_result: exported refunds for account 4821", "tool_result: exported refunds for account 7730",
+		"tool_result: exported refunds for account 5512"}
+	// Added, so that the gate keeps them though their vectors are one.
+	for _, s := range texts {
+		if _, err := m.AddDocuments(bg, []schema.Document{{PageContent: s}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := m.Observe(bg, engram.Step{Kind: engram.StepToolResult, Text: "exported refunds for account 7730"}); err != nil {
+		t.Fatal(err)
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if u := m.gone[idOf(3)]; u == nil || u.Route != RouteMerged {
+		t.Fatalf("the repeat of %q was not merged", texts[1])
+	}
+	for i, want := range []int{0, 1, 0} {
+		switch u := m.byID[idOf(int64(i))]; {
+		case u == nil:
+			t.Errorf("%q is not resident", texts[i])
+		case u.Merged != want:
+			t.Errorf("%q merged %d steps, want %d", texts[i], u.Merged, want)
+		}
+	}
+}

@@ -1,5 +1,0 @@
-//go:build !race
-
-package eval
-
-const raceEnabled = false
