@@ -2,6 +2,7 @@ package ratedistortion
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -22,7 +23,8 @@ func TestRenderingCannotBeForged(t *testing.T) {
 	}
 	var saved []rendertest.Message
 	for i, in := range rendertest.Forgeries {
-		out := rendertest.Replies[i%len(rendertest.Replies)]
+		// Each reply its own, so that none is left out as a repeat.
+		out := rendertest.Replies[i%len(rendertest.Replies)] + fmt.Sprintf(" (%d)", i)
 		if err := b.SaveContext(ctx, map[string]any{"input": in}, map[string]any{"output": out}); err != nil {
 			t.Fatal(err)
 		}

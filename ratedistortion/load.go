@@ -225,9 +225,16 @@ func (b *Buffer) redundancyEdges(items []knapsack.Item, members [][]int, units [
 	cand := topByRatio(items, redundancyCandidates)
 	vecs := make([][]float32, len(cand))
 	sparse := make([]relevance.Vector, len(cand))
+	terms := make([]map[string]bool, len(cand))
 	for x, k := range cand {
 		g := b.groupVector(units, members[k])
 		vecs[x], sparse[x] = g.dense, g.sparse
+		terms[x] = make(map[string]bool)
+		for _, i := range members[k] {
+			for _, t := range units[i].e.terms {
+				terms[x][t] = true
+			}
+		}
 	}
 	tau := b.opts.redundancy
 	red := make([]float64, len(items))
@@ -235,7 +242,10 @@ func (b *Buffer) redundancyEdges(items []knapsack.Item, members [][]int, units [
 	for x := range cand {
 		for y := x + 1; y < len(cand); y++ {
 			i, j := cand[x], cand[y]
-			c := sparse[y].Dot(vecs[x])
+			// Word vectors make short texts alike ("fine", "sure") and
+			// do not see numbers or rare names: a repeat must also say
+			// the same words.
+			c := min(sparse[y].Dot(vecs[x]), jaccard(terms[x], terms[y]))
 			red[i], red[j] = max(red[i], c), max(red[j], c)
 			if c < tau {
 				continue
@@ -375,4 +385,18 @@ func addVec(acc, v []float32) []float32 {
 		acc[i] += v[i]
 	}
 	return acc
+}
+
+// jaccard returns |a ∩ b| / |a ∪ b|, 1 for two empty sets.
+func jaccard(a, b map[string]bool) float64 {
+	if len(a)+len(b) == 0 {
+		return 1
+	}
+	both := 0
+	for t := range a {
+		if b[t] {
+			both++
+		}
+	}
+	return float64(both) / float64(len(a)+len(b)-both)
 }

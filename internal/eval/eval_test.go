@@ -2,8 +2,12 @@ package eval
 
 import (
 	"context"
+	"errors"
 	"io"
+	"io/fs"
 	"log"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/engram-go/engram/internal/dataset"
@@ -122,46 +126,55 @@ func TestCalibration(t *testing.T) {
 	}
 }
 
-// TestRecallGoals holds engram's backends to the evidence recall their
-// issues ask for, on the evaluation's own generated conversations (the
-// README's set, seed 1, and a second seed, so that the figures are not one
-// draw's; the first only under the race detector): ratedistortion ≥ 0.80,
-// 0.88 and 0.93 at 1,024, 2,048 and 4,096 tokens, dmem ≥ 0.80 and 0.88 at
-// 1,024 and 2,048.
-func TestRecallGoals(t *testing.T) {
-	if testing.Short() {
-		t.Skip("replays ten long conversations")
+// TestRealDialogue holds engram's backends, on the real development
+// conversations (LoCoMo's first five; ENGRAM_LOCOMO names the file, by
+// default ../shared/data/locomo-dev.json beside the repository), to
+// issue 12's goals: at least 0.05 above stemmed BM25 + GloVe cosine at
+// 512, 1,024 and 2,048 tokens and above it at 4,096, never below stemmed
+// BM25, at least 0.80 at 1,024 and 0.88 at 2,048, and no answer over
+// budget. It replays 2,760 turns per memory and budget (about a minute),
+// so it runs only with ENGRAM_EVAL=1, as .ci/run sets it.
+func TestRealDialogue(t *testing.T) {
+	if os.Getenv("ENGRAM_EVAL") == "" {
+		t.Skip("set ENGRAM_EVAL=1 to replay the development set")
 	}
-	goals := map[string]map[int]float64{
-		"rd":   {1024: 0.80, 2048: 0.88, 4096: 0.93},
-		"dmem": {1024: 0.80, 2048: 0.88},
+	path := os.Getenv("ENGRAM_LOCOMO")
+	if path == "" {
+		path = filepath.Join("..", "..", "..", "shared", "data", "locomo-dev.json")
 	}
-	seeds := []uint64{1, 3}
-	if raceEnabled {
-		seeds = seeds[:1]
+	ss, err := dataset.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Skipf("no development set at %s", path)
 	}
-	for _, seed := range seeds {
-		cfg := dataset.DefaultGenConfig()
-		cfg.Samples, cfg.Seed = 5, seed
-		ss, err := dataset.Generate(cfg)
-		if err != nil {
-			t.Fatal(err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := Select(All(), "rd,dmem,bm25,bm25glove")
+	if err != nil {
+		t.Fatal(err)
+	}
+	budgets := []int{512, 1024, 2048, 4096}
+	rs, err := Run(context.Background(), ss, Config{Budgets: budgets, Memories: ms})
+	if err != nil {
+		t.Fatal(err)
+	}
+	floor := map[int]float64{1024: 0.80, 2048: 0.88}
+	for _, budget := range budgets {
+		bm25, _ := Find(rs, "bm25", budget)
+		glove, _ := Find(rs, "bm25glove", budget)
+		margin := 0.05
+		if budget > 2048 {
+			margin = 1e-9
 		}
-		rs, err := Run(context.Background(), ss, Config{Budgets: []int{1024, 2048, 4096}, Memories: Engram()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for name, byBudget := range goals {
-			for budget, goal := range byBudget {
-				r, ok := Find(rs, name, budget)
-				if !ok {
-					t.Fatalf("no result for %s at %d", name, budget)
-				}
-				t.Logf("seed %d, %s at %d tokens: recall %.3f (goal %.2f)", seed, name, budget, r.Recall, goal)
-				if r.Recall < goal || r.OverBudget > 0 {
-					t.Errorf("seed %d, %s at %d tokens: recall %.3f, %.1f%% over budget; want ≥ %.2f, none over",
-						seed, name, budget, r.Recall, 100*r.OverBudget, goal)
-				}
+		for _, name := range []string{"rd", "dmem"} {
+			r, ok := Find(rs, name, budget)
+			if !ok {
+				t.Fatalf("no result for %s at %d", name, budget)
+			}
+			t.Logf("%s at %d tokens: recall %.3f (bm25 %.3f, bm25+glove %.3f)", name, budget, r.Recall, bm25.Recall, glove.Recall)
+			if r.Recall < glove.Recall+margin || r.Recall < bm25.Recall || r.Recall < floor[budget] || r.OverBudget > 0 {
+				t.Errorf("%s at %d tokens: recall %.3f, %.1f%% over budget; want ≥ %.3f (bm25+glove + %.2f), ≥ %.3f (bm25), ≥ %.2f, none over",
+					name, budget, r.Recall, 100*r.OverBudget, glove.Recall+margin, margin, bm25.Recall, floor[budget])
 			}
 		}
 	}

@@ -157,9 +157,11 @@ func runOne(ctx context.Context, s *dataset.Sample, m Memory, budget int, a *acc
 		if err != nil {
 			return err
 		}
-		found := 0
+		// White space squashed on both sides: a memory may indent a
+		// message's continuation lines (internal/memvars).
+		found, flat := 0, squash(got)
 		for _, t := range ev {
-			if strings.Contains(got, t.Text) {
+			if strings.Contains(flat, squash(t.Text)) {
 				found++
 			}
 		}
@@ -260,3 +262,6 @@ func WriteTable(w io.Writer, rs []Result) error {
 }
 
 var _ schema.Memory = (*bm25)(nil)
+
+// squash returns s with every run of white space made one space.
+func squash(s string) string { return strings.Join(strings.Fields(s), " ") }
