@@ -225,16 +225,15 @@ func (b *Buffer) redundancyEdges(items []knapsack.Item, members [][]int, units [
 	cand := topByRatio(items, redundancyCandidates)
 	vecs := make([][]float32, len(cand))
 	sparse := make([]relevance.Vector, len(cand))
-	terms := make([]map[string]bool, len(cand))
+	terms := make([][]string, len(cand)) // sorted, distinct
 	for x, k := range cand {
 		g := b.groupVector(units, members[k])
 		vecs[x], sparse[x] = g.dense, g.sparse
-		terms[x] = make(map[string]bool)
 		for _, i := range members[k] {
-			for _, t := range units[i].e.terms {
-				terms[x][t] = true
-			}
+			terms[x] = append(terms[x], units[i].e.terms...)
 		}
+		slices.Sort(terms[x])
+		terms[x] = slices.Compact(terms[x])
 	}
 	tau := b.opts.redundancy
 	red := make([]float64, len(items))
@@ -387,15 +386,22 @@ func addVec(acc, v []float32) []float32 {
 	return acc
 }
 
-// jaccard returns |a ∩ b| / |a ∪ b|, 1 for two empty sets.
-func jaccard(a, b map[string]bool) float64 {
+// jaccard returns |a ∩ b| / |a ∪ b| of two sorted sets, 1 for two empty ones.
+func jaccard(a, b []string) float64 {
 	if len(a)+len(b) == 0 {
 		return 1
 	}
 	both := 0
-	for t := range a {
-		if b[t] {
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
 			both++
+			i++
+			j++
 		}
 	}
 	return float64(both) / float64(len(a)+len(b)-both)
