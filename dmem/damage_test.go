@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/engram-go/engram"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -477,5 +478,19 @@ func TestEmptyFile(t *testing.T) {
 	matches, _ := filepath.Glob(filepath.Join(dir, "*"))
 	if len(matches) != 1 {
 		t.Fatalf("creating a store left %v", matches)
+	}
+}
+
+// A namespace past bbolt's key limit is refused as invalid input, before
+// any retry; one within it is stored.
+func TestBoltNamespaceLimit(t *testing.T) {
+	s := openBolt(t)
+	long := Namespace{User: strings.Repeat("u", bolt.MaxKeySize)}
+	if err := s.Commit(bg, long, []Op{Term("x", 1)}); !errors.Is(err, engram.ErrInvalidInput) || len(err.Error()) > 300 {
+		t.Fatalf("commit to a namespace over the limit: %.300v", err)
+	}
+	ok := Namespace{User: strings.Repeat("u", bolt.MaxKeySize-16)}
+	if err := s.Commit(bg, ok, []Op{Term("x", 1)}); err != nil {
+		t.Fatalf("commit to a namespace within the limit: %.300v", err)
 	}
 }
