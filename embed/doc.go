@@ -1,16 +1,28 @@
 // Package embed is engram's offline default embedder: deterministic, no
 // network, no model download, a few microseconds a sentence.
 //
-// A text becomes a bag of features — stemmed content words, pairs of
+// A vector has two parts, each of unit length, weighted so that the dot
+// product of two vectors is w·cos_glove + (1−w)·cos_hashed, w the GloVe
+// share ([WithGloVeShare]; [DefaultGloVeShare], for now 0, leaves the
+// GloVe part out):
+//
+//	[ √w · GloVe (100) | √(1−w) · hashed (512) ]
+//
+// The GloVe part is the SIF-weighted mean of the words' GloVe vectors
+// (internal/glove: 75,000 words, embedded), so lines on one topic meet
+// though they share no word: "unwind after work" and "baking sourdough
+// helps me relax".
+//
+// The hashed part is a bag of features — stemmed content words, pairs of
 // neighbouring words, character 4-grams of each word (so "adopt" and
 // "adoption" overlap), and each word's WordNet concepts (so "dad" meets
 // "father", "sofa" meets "couch") — each weighted sublinearly (1 + ln tf),
-// hashed with a sign into a fixed number of dimensions, and the vector is
-// unit-normalised. Cosine similarity is then the dot product.
+// hashed with a sign into a fixed number of dimensions ([WithDimensions]).
+// It holds the wording, names and numbers GloVe blurs.
 //
-// It captures wording and dictionary sense, not the meaning of a sentence:
-// a neural embedder knows that "unwind" may be answered by "sourdough
-// baking"; this one does not. It is the default because it needs nothing;
-// any langchaingo embeddings.Embedder (Ollama, OpenAI) can replace it where
-// a memory takes one.
+// Neither knows what a sentence means as a neural embedder does; this one
+// is the default because it needs nothing. Any langchaingo
+// embeddings.Embedder (Ollama, OpenAI) can replace it where a memory takes
+// one. A memory stores its vectors' length, so changing the share to or
+// from 0, or the dimensions, makes earlier vectors incomparable.
 package embed

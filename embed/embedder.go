@@ -9,13 +9,27 @@ import (
 	"strconv"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/glove"
 	"github.com/engram-go/engram/internal/lexicon"
 	"github.com/engram-go/engram/internal/text"
 	"github.com/tmc/langchaingo/embeddings"
 )
 
-// DefaultDimensions is the vector size [New] uses unless told otherwise.
+// DefaultDimensions is the size of the hashed part of the vector unless
+// [WithDimensions] says otherwise. The GloVe part adds [GloVeDimensions].
 const DefaultDimensions = 512
+
+// GloVeDimensions is the size of the GloVe part of the vector, present
+// when the GloVe share is above 0.
+const GloVeDimensions = glove.Dim
+
+// DefaultGloVeShare is the weight of the GloVe part in the cosine of two
+// embeddings unless [WithGloVeShare] says otherwise. It is 0, GloVe off,
+// until a measurement on real dialogue sets it: any share above 0 makes
+// vectors [GloVeDimensions] longer, which memories that stored the old
+// length refuse, and 0.5 moves a near-duplicate in dmem's
+// TestRewardRouting across the 0.93 merge threshold.
+const DefaultGloVeShare = 0.0
 
 // Feature weights: whole words carry most of the meaning, neighbouring pairs
 // some order, character grams the morphology the stemmer misses.
@@ -30,10 +44,14 @@ const (
 	conceptWeight = 0.6
 )
 
-// Embedder hashes text into unit vectors. It is safe for concurrent use.
-// The zero Embedder uses [DefaultDimensions].
+// Embedder turns text into unit vectors. It is safe for concurrent use.
+// The zero Embedder uses the defaults.
 type Embedder struct {
-	dim int
+	dim int // of the hashed part; 0 means DefaultDimensions
+	// share is the GloVe share; meaningful only when shareSet, so that the
+	// zero Embedder has the default.
+	share    float64
+	shareSet bool
 }
 
 var _ embeddings.Embedder = (*Embedder)(nil)
@@ -45,6 +63,14 @@ type Option func(*Embedder)
 // at least 16. More dimensions mean fewer hash collisions and more memory.
 func WithDimensions(n int) Option { return func(e *Embedder) { e.dim = n } }
 
+// WithGloVeShare sets w, the weight of the GloVe part in the cosine of two
+// embeddings: cos = w·cos_glove + (1−w)·cos_hashed. Default
+// [DefaultGloVeShare]; must be in [0,1]. 0 leaves the GloVe part out (the
+// vector is the hashed part alone, as before GloVe was added).
+func WithGloVeShare(w float64) Option {
+	return func(e *Embedder) { e.share, e.shareSet = w, true }
+}
+
 // New returns an offline embedder.
 func New(opts ...Option) (*Embedder, error) {
 	e := &Embedder{dim: DefaultDimensions}
@@ -54,35 +80,97 @@ func New(opts ...Option) (*Embedder, error) {
 	if e.dim < 16 {
 		return nil, fmt.Errorf("embed: dimensions %d < 16: %w", e.dim, engram.ErrInvalidOption)
 	}
+	if w := e.gloveShare(); !(w >= 0 && w <= 1) {
+		return nil, fmt.Errorf("embed: GloVe share %v not in [0,1]: %w", w, engram.ErrInvalidOption)
+	}
 	return e, nil
 }
 
-// Dimensions returns the vector size.
+// Dimensions returns the vector size: the hashed part's, plus
+// [GloVeDimensions] when the GloVe share is above 0.
 func (e *Embedder) Dimensions() int {
+	if e.gloveShare() == 0 {
+		return e.hashDim()
+	}
+	return GloVeDimensions + e.hashDim()
+}
+
+func (e *Embedder) hashDim() int {
 	if e.dim == 0 {
 		return DefaultDimensions
 	}
 	return e.dim
 }
 
+func (e *Embedder) gloveShare() float64 {
+	if !e.shareSet {
+		return DefaultGloVeShare
+	}
+	return e.share
+}
+
 // Embed returns the unit-normalised vector of s; the zero vector when s
-// has no content words.
+// has no content words. With a GloVe share w above 0 it is the GloVe
+// sentence embedding scaled by √w followed by the hashed vector scaled by
+// √(1−w), each of unit length first, so that the dot product of two is
+// w·cos_glove + (1−w)·cos_hashed. If one part of a text is zero (no word
+// GloVe knows), the other is scaled to unit length alone.
 func (e *Embedder) Embed(s string) []float32 {
-	acc := make([]float64, e.Dimensions())
+	w := e.gloveShare()
+	if w == 0 {
+		return e.hashed(make([]float32, 0, e.hashDim()), s)
+	}
+	v := make([]float32, 0, e.Dimensions())
+	v = glove.Embed(v, s)
+	v = e.hashed(v, s)
+	g, h := v[:GloVeDimensions], v[GloVeDimensions:]
+	gw, hw := math.Sqrt(w), math.Sqrt(1-w)
+	switch {
+	case isZero(g):
+		hw = 1
+	case isZero(h):
+		gw = 1
+	}
+	scale(g, gw)
+	scale(h, hw)
+	return v
+}
+
+// hashed appends to dst the unit-normalised hashed vector of s, or zeros.
+func (e *Embedder) hashed(dst []float32, s string) []float32 {
+	acc := make([]float64, e.hashDim())
 	e.accumulate(acc, s)
 	var n float64
 	for _, x := range acc {
 		n += x * x
 	}
-	v := make([]float32, len(acc))
 	if n == 0 {
-		return v
+		return append(dst, make([]float32, len(acc))...)
 	}
 	inv := 1 / math.Sqrt(n)
-	for i, x := range acc {
-		v[i] = float32(x * inv)
+	for _, x := range acc {
+		dst = append(dst, float32(x*inv))
 	}
-	return v
+	return dst
+}
+
+func isZero(v []float32) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// scale multiplies v by k in place; 1 leaves it exactly as it is.
+func scale(v []float32, k float64) {
+	if k == 1 {
+		return
+	}
+	for i, x := range v {
+		v[i] = float32(float64(x) * k)
+	}
 }
 
 // EmbedDocuments embeds each text. It never fails; ctx is checked between texts.

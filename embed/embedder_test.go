@@ -3,6 +3,7 @@ package embed
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
@@ -15,7 +16,7 @@ func TestEmbedIsUnitAndDeterministic(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, b := e.Embed("We adopted a beagle named Biscuit."), e.Embed("We adopted a beagle named Biscuit.")
-	if len(a) != DefaultDimensions {
+	if len(a) != defaultLen() || e.Dimensions() != len(a) {
 		t.Fatalf("len %d", len(a))
 	}
 	var n float64
@@ -49,7 +50,7 @@ func TestSimilarityOrdersByWording(t *testing.T) {
 func TestEmbedderInterface(t *testing.T) {
 	e, _ := New(WithDimensions(64))
 	vs, err := e.EmbedDocuments(context.Background(), []string{"a cat", "a dog"})
-	if err != nil || len(vs) != 2 || len(vs[0]) != 64 {
+	if err != nil || len(vs) != 2 || len(vs[0]) != 64+defaultLen()-DefaultDimensions {
 		t.Fatalf("EmbedDocuments: %v, %d vectors", err, len(vs))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -63,9 +64,15 @@ func TestEmbedderInterface(t *testing.T) {
 }
 
 func BenchmarkEmbed(b *testing.B) {
-	e, _ := New()
-	for b.Loop() {
-		e.Embed("Oh, before I forget, Toast the golden retriever has officially joined the family.")
+	for _, w := range []float64{0, 0.5} {
+		b.Run(fmt.Sprint("glove=", w), func(b *testing.B) {
+			e, _ := New(WithGloVeShare(w))
+			e.Embed("warm up")
+			b.ReportAllocs()
+			for b.Loop() {
+				e.Embed("Oh, before I forget, Toast the golden retriever has officially joined the family.")
+			}
+		})
 	}
 }
 
@@ -103,4 +110,13 @@ func TestNormalizeTiny(t *testing.T) {
 	if math.Abs(n-1) > 1e-5 {
 		t.Fatalf("norm² %v", n)
 	}
+}
+
+// defaultLen is the vector length of New(): the GloVe part is there when
+// the default share is above 0.
+func defaultLen() int {
+	if DefaultGloVeShare > 0 {
+		return DefaultDimensions + GloVeDimensions
+	}
+	return DefaultDimensions
 }

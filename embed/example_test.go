@@ -21,3 +21,18 @@ func ExampleEmbedder() {
 	fmt.Println(embed.Cosine(q, docs[0]) > embed.Cosine(q, docs[1]))
 	// Output: true
 }
+
+func ExampleWithGloVeShare() {
+	// Share 0: the hashed vector alone, which sees shared wording only.
+	hashed, _ := embed.New(embed.WithGloVeShare(0))
+	mixed, _ := embed.New(embed.WithGloVeShare(0.5))
+	for _, e := range []*embed.Embedder{hashed, mixed} {
+		q := e.Embed("Does she like hiking?")
+		fmt.Printf("%d dims: trail %.2f, invoice %.2f\n", e.Dimensions(),
+			embed.Cosine(q, e.Embed("We walked a mountain trail")),
+			embed.Cosine(q, e.Embed("The invoice is overdue")))
+	}
+	// Output:
+	// 512 dims: trail 0.00, invoice 0.00
+	// 612 dims: trail 0.25, invoice 0.03
+}
