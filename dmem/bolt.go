@@ -86,10 +86,10 @@ var openFiles = struct {
 // opening it waits up to five seconds, then fails with [ErrInUse], as does
 // a second open of the same file in this process.
 //
-// The file is checked before use: a damaged one (truncated, overwritten,
-// its pages or dmem's layout broken) fails with [ErrCorrupt], naming the
-// file and the damage, and [Salvage] copies what is intact into a new
-// store. A damaged record costs that record: it is skipped, and logged.
+// The file is checked before use, read once from end to end: a damaged
+// one (truncated, overwritten, its pages or dmem's layout broken) fails
+// with [ErrCorrupt], naming the file and the damage, and [Salvage] copies
+// what is intact into a new store. A damaged record costs that record: it is skipped, and logged.
 // A file of zero bytes is damaged too: dmem never leaves one (it creates
 // its file whole, under another name, and links it into place), so an
 // empty file is one that lost its contents.

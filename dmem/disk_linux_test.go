@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -58,8 +59,8 @@ func TestFullDisk(t *testing.T) {
 	failed := 0
 	for i := 5; i < 400 && failed < 5; i++ {
 		if err := saveN(i); err != nil {
-			if !errors.Is(err, ErrStore) || !errors.Is(err, syscall.ENOSPC) {
-				t.Fatalf("save %d on a full disk: %v, want ErrStore wrapping ENOSPC", i, err)
+			if !errors.Is(err, ErrStore) || !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), filepath.Join(dir, fileName)) {
+				t.Fatalf("save %d on a full disk: %v, want ErrStore wrapping ENOSPC, naming the file", i, err)
 			}
 			failed++
 		}
