@@ -177,6 +177,19 @@ func checkDamaged(t *testing.T, fx damageFixture, b []byte, lo, hi int64, strict
 		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), path) {
 			t.Fatalf("a damaged file fails with %v, want ErrCorrupt naming %s", err, path)
 		}
+		// What Salvage makes of it opens.
+		to := t.TempDir()
+		if _, err := Salvage(bg, path, to); err != nil {
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("salvage: %v", err)
+			}
+			return
+		}
+		m, err := New(bg, WithPath(to), WithNamespace(fixtureNS.User, fixtureNS.Agent, fixtureNS.Session), WithShortTerm(8))
+		if err != nil {
+			t.Fatalf("open of what Salvage made: %v", err)
+		}
+		m.Close()
 		return
 	}
 	if strict {
