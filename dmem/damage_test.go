@@ -507,3 +507,30 @@ func TestBoltNamespaceLimit(t *testing.T) {
 		t.Fatalf("commit to a namespace within the limit: %.300v", err)
 	}
 }
+
+// A file bbolt wrote without syncing its freelist is not damaged.
+func TestNoFreelistSync(t *testing.T) {
+	fx := getFixture(t)
+	dir, path := writeStore(t, fx.file)
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second, NoFreelistSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(rootBucket).Bucket(nsKey(fixtureNS)).Bucket(termsBucket).Put([]byte("zebra"), []byte{2})
+	})
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := New(bg, WithPath(dir), WithNamespace(fixtureNS.User, fixtureNS.Agent, fixtureNS.Session), WithShortTerm(8))
+	if err != nil {
+		t.Fatalf("open of a file without a synced freelist: %v", err)
+	}
+	defer m.Close()
+	if got := stored(m); len(got) != len(fx.texts) {
+		t.Fatalf("kept %d of %d units", len(got), len(fx.texts))
+	}
+}
