@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -244,9 +245,15 @@ func FuzzOpenDamaged(f *testing.F) {
 	for i := range uint32(len(fx.variants)) {
 		f.Add(uint8(3), i, uint8(0))
 	}
+	for _, off := range []uint32{20, ps + 20, 2*ps + 16, 3*ps + 40, u / 2} {
+		f.Add(uint8(4), off, uint8(off))
+	}
+	for i := range uint32(6) {
+		f.Add(uint8(5), i*7+1, uint8(i))
+	}
 	f.Fuzz(func(t *testing.T, kind uint8, off uint32, val uint8) {
 		b := bytes.Clone(fx.file)
-		switch kind % 4 {
+		switch kind % 6 {
 		case 0:
 			lo := int64(off % n)
 			checkDamaged(t, fx, b[:lo], lo, lo, false)
@@ -259,6 +266,18 @@ func FuzzOpenDamaged(f *testing.F) {
 			lo, hi := page*fx.ps, (page+1)*fx.ps
 			clear(b[lo:hi])
 			checkDamaged(t, fx, b, lo, hi, false)
+		case 4: // 16 bytes overwritten
+			i := int64(off % (n - 16))
+			r := rand.New(rand.NewPCG(uint64(val), uint64(off)))
+			for j := range int64(16) {
+				b[i+j] = byte(r.Uint32())
+			}
+			checkDamaged(t, fx, b, i, i+16, false)
+		case 5: // one page copied over another
+			pages := u / ps
+			from, to := int64(off%pages), int64((off/pages+uint32(val))%pages)
+			copy(b[to*fx.ps:(to+1)*fx.ps], fx.file[from*fx.ps:(from+1)*fx.ps])
+			checkDamaged(t, fx, b, to*fx.ps, (to+1)*fx.ps, false)
 		case 3:
 			v := fx.variants[int(off)%len(fx.variants)]
 			if _, _, err := openDamaged(t, v); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "lacks its") {
