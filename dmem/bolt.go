@@ -86,10 +86,10 @@ var openFiles = struct {
 // opening it waits up to five seconds, then fails with [ErrInUse], as does
 // a second open of the same file in this process.
 //
-// The file is checked before use: a damaged one (truncated, overwritten,
-// its pages or dmem's layout broken) fails with [ErrCorrupt], naming the
-// file and the damage, and [Salvage] copies what is intact into a new
-// store. A damaged record costs that record: it is skipped, and logged.
+// The file is checked before use, read once from end to end: a damaged
+// one (truncated, overwritten, its pages or dmem's layout broken) fails
+// with [ErrCorrupt], naming the file and the damage, and [Salvage] copies
+// what is intact into a new store. A damaged record costs that record: it is skipped, and logged.
 // A file of zero bytes is damaged too: dmem never leaves one (it creates
 // its file whole, under another name, and links it into place), so an
 // empty file is one that lost its contents.
@@ -351,6 +351,17 @@ func (s *boltStore) check(ctx context.Context) error {
 	return ctx.Err()
 }
 
+// checkNS refuses a namespace whose key bbolt cannot hold: the three
+// fields together may have about 32 KB (bolt.MaxKeySize, less a few
+// bytes of lengths).
+func checkNS(ns Namespace) error {
+	if n := len(nsKey(ns)); n > bolt.MaxKeySize {
+		return fmt.Errorf("dmem: store: a namespace of %d bytes (user %d, agent %d, session %d), over bbolt's key limit of %d: %w",
+			n, len(ns.User), len(ns.Agent), len(ns.Session), bolt.MaxKeySize, engram.ErrInvalidInput)
+	}
+	return nil
+}
+
 // spaceFor returns the loaded space of ns, loading it on first use. The
 // caller holds commitMu.
 func (s *boltStore) spaceFor(ns Namespace) (*space, error) {
@@ -465,6 +476,9 @@ func (s *boltStore) Commit(ctx context.Context, ns Namespace, ops []Op) error {
 		if err := op.Check(); err != nil {
 			return fmt.Errorf("dmem: store: commit: %w", err)
 		}
+	}
+	if err := checkNS(ns); err != nil {
+		return err
 	}
 	s.commitMu.Lock()
 	defer s.commitMu.Unlock()
@@ -663,6 +677,9 @@ func (s *boltStore) Reserve(ctx context.Context, ns Namespace, n int) (int64, er
 	}
 	if n <= 0 {
 		return 0, fmt.Errorf("dmem: store: reserve %d: %w", n, engram.ErrInvalidInput)
+	}
+	if err := checkNS(ns); err != nil {
+		return 0, err
 	}
 	sp, err := s.spaceFor(ns)
 	if err != nil {

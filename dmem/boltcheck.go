@@ -145,6 +145,9 @@ func (w *fileWalker) check() error {
 	if err := w.tree(w.meta.root, nil, nil, nil, 0); err != nil {
 		return err
 	}
+	if w.meta.freelist == noFreelist {
+		return nil // bbolt rebuilds the freelist from what the tree leaves
+	}
 	for id := uint64(2); id < w.meta.hwm; id++ {
 		if !w.used[id] && !w.free[id] {
 			return fmt.Errorf("page %d is neither in use nor free", id)

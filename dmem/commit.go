@@ -26,7 +26,10 @@ var commitBackoff = []time.Duration{20 * time.Millisecond, 100 * time.Millisecon
 // queues next would be built on writes the store never took. The ops
 // queued meanwhile fail too, and the memory reloads from its store before
 // its next write ([Memory.resync]). Nothing is sticky: once the fault
-// clears, writes succeed again.
+// clears, writes succeed again. A commit that succeeded but whose answer
+// was lost (a connection dropped after COMMIT) is applied twice when
+// retried: puts, deletes, evictions and the state are the same twice, term
+// counts and boosts of priority count twice, which only shifts statistics.
 type writer struct {
 	store   Store
 	ns      Namespace

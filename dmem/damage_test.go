@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/engram-go/engram"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -176,6 +178,19 @@ func checkDamaged(t *testing.T, fx damageFixture, b []byte, lo, hi int64, strict
 		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), path) {
 			t.Fatalf("a damaged file fails with %v, want ErrCorrupt naming %s", err, path)
 		}
+		// What Salvage makes of it opens.
+		to := t.TempDir()
+		if _, err := Salvage(bg, path, to); err != nil {
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("salvage: %v", err)
+			}
+			return
+		}
+		m, err := New(bg, WithPath(to), WithNamespace(fixtureNS.User, fixtureNS.Agent, fixtureNS.Session), WithShortTerm(8))
+		if err != nil {
+			t.Fatalf("open of what Salvage made: %v", err)
+		}
+		m.Close()
 		return
 	}
 	if strict {
@@ -230,9 +245,15 @@ func FuzzOpenDamaged(f *testing.F) {
 	for i := range uint32(len(fx.variants)) {
 		f.Add(uint8(3), i, uint8(0))
 	}
+	for _, off := range []uint32{20, ps + 20, 2*ps + 16, 3*ps + 40, u / 2} {
+		f.Add(uint8(4), off, uint8(off))
+	}
+	for i := range uint32(6) {
+		f.Add(uint8(5), i*7+1, uint8(i))
+	}
 	f.Fuzz(func(t *testing.T, kind uint8, off uint32, val uint8) {
 		b := bytes.Clone(fx.file)
-		switch kind % 4 {
+		switch kind % 6 {
 		case 0:
 			lo := int64(off % n)
 			checkDamaged(t, fx, b[:lo], lo, lo, false)
@@ -245,6 +266,18 @@ func FuzzOpenDamaged(f *testing.F) {
 			lo, hi := page*fx.ps, (page+1)*fx.ps
 			clear(b[lo:hi])
 			checkDamaged(t, fx, b, lo, hi, false)
+		case 4: // 16 bytes overwritten
+			i := int64(off % (n - 16))
+			r := rand.New(rand.NewPCG(uint64(val), uint64(off)))
+			for j := range int64(16) {
+				b[i+j] = byte(r.Uint32())
+			}
+			checkDamaged(t, fx, b, i, i+16, false)
+		case 5: // one page copied over another
+			pages := u / ps
+			from, to := int64(off%pages), int64((off/pages+uint32(val))%pages)
+			copy(b[to*fx.ps:(to+1)*fx.ps], fx.file[from*fx.ps:(from+1)*fx.ps])
+			checkDamaged(t, fx, b, to*fx.ps, (to+1)*fx.ps, false)
 		case 3:
 			v := fx.variants[int(off)%len(fx.variants)]
 			if _, _, err := openDamaged(t, v); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "lacks its") {
@@ -477,5 +510,46 @@ func TestEmptyFile(t *testing.T) {
 	matches, _ := filepath.Glob(filepath.Join(dir, "*"))
 	if len(matches) != 1 {
 		t.Fatalf("creating a store left %v", matches)
+	}
+}
+
+// A namespace past bbolt's key limit is refused as invalid input, before
+// any retry; one within it is stored.
+func TestBoltNamespaceLimit(t *testing.T) {
+	s := openBolt(t)
+	long := Namespace{User: strings.Repeat("u", bolt.MaxKeySize)}
+	if err := s.Commit(bg, long, []Op{Term("x", 1)}); !errors.Is(err, engram.ErrInvalidInput) || len(err.Error()) > 300 {
+		t.Fatalf("commit to a namespace over the limit: %.300v", err)
+	}
+	ok := Namespace{User: strings.Repeat("u", bolt.MaxKeySize-16)}
+	if err := s.Commit(bg, ok, []Op{Term("x", 1)}); err != nil {
+		t.Fatalf("commit to a namespace within the limit: %.300v", err)
+	}
+}
+
+// A file bbolt wrote without syncing its freelist is not damaged.
+func TestNoFreelistSync(t *testing.T) {
+	fx := getFixture(t)
+	dir, path := writeStore(t, fx.file)
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second, NoFreelistSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(rootBucket).Bucket(nsKey(fixtureNS)).Bucket(termsBucket).Put([]byte("zebra"), []byte{2})
+	})
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := New(bg, WithPath(dir), WithNamespace(fixtureNS.User, fixtureNS.Agent, fixtureNS.Session), WithShortTerm(8))
+	if err != nil {
+		t.Fatalf("open of a file without a synced freelist: %v", err)
+	}
+	defer m.Close()
+	if got := stored(m); len(got) != len(fx.texts) {
+		t.Fatalf("kept %d of %d units", len(got), len(fx.texts))
 	}
 }

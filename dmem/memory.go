@@ -193,8 +193,9 @@ func (m *Memory) Close() error {
 // commit failed and the memory cannot reload from its store yet. After a
 // failed commit the memory holds what the failed calls changed, which its
 // store does not; it reloads from the store before it writes again, so
-// that the failed writes cost themselves and nothing else. m.mu must be
-// held.
+// that the failed writes cost themselves and nothing else (until then, a
+// load may still return what they added). A reward finds no step to
+// attach to after a reload. m.mu must be held.
 func (m *Memory) writable(ctx context.Context, op string) error {
 	if m.closed {
 		return fmt.Errorf("dmem: %s: %w", op, engram.ErrClosed)

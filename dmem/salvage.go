@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -109,9 +110,74 @@ func salvageRead(ctx context.Context, path string, rep *SalvageReport) (map[Name
 		return nil, fmt.Errorf("dmem: salvage: %w", err)
 	}
 	w, err := newWalker(f, fi.Size(), true)
-	if err != nil {
-		return nil, corrupt(path, err.Error()+"; nothing can be salvaged")
+	if err == nil {
+		return salvageTree(ctx, w, path, rep)
 	}
+	// Both meta pages are gone: look for the page that held the root
+	// bucket, in every page of the usual size, and take the copy that
+	// yields the most.
+	var best map[Namespace]*salvaged
+	var bestRep SalvageReport
+	bestN := -1
+	const ps = 4096
+	for _, id := range rootCandidates(f, fi.Size(), ps) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		hwm := uint64(fi.Size() / ps)
+		w := &fileWalker{r: f, meta: boltMeta{pageSize: ps, root: id, hwm: hwm}, used: make([]bool, hwm), free: make([]bool, hwm), lenient: true}
+		var r SalvageReport
+		spaces, err := salvageTree(ctx, w, path, &r)
+		if err != nil {
+			continue
+		}
+		n := 0
+		for _, sp := range spaces {
+			n += len(sp.units) + len(sp.log)
+		}
+		if n > bestN {
+			best, bestRep, bestN = spaces, r, n
+		}
+	}
+	if best == nil {
+		return nil, corrupt(path, err.Error()+"; no root bucket found either: nothing can be salvaged")
+	}
+	*rep = bestRep
+	rep.note("%s: %v; salvaged from a copy of the root bucket's page", path, err)
+	return best, nil
+}
+
+// rootCandidates returns the leaf pages of the file, of page size ps, that
+// hold dmem's root bucket: what a meta page points to.
+func rootCandidates(f io.ReaderAt, size, ps int64) []uint64 {
+	var out []uint64
+	p := make([]byte, ps)
+	for id := int64(2); id < size/ps; id++ {
+		if _, err := f.ReadAt(p, id*ps); err != nil {
+			break
+		}
+		if ne.Uint64(p) != uint64(id) || ne.Uint16(p[8:]) != leafPageFlag {
+			continue
+		}
+		n := int(ne.Uint16(p[10:]))
+		for i := range n {
+			e := pageHeaderSize + i*elemSize
+			if e+elemSize > len(p) {
+				break
+			}
+			pos, ks := int64(ne.Uint32(p[e+4:])), int64(ne.Uint32(p[e+8:]))
+			start := int64(e) + pos
+			if ne.Uint32(p[e:])&bucketLeafFlag != 0 && start+ks <= ps && string(p[start:start+ks]) == string(rootBucket) {
+				out = append(out, uint64(id))
+				break
+			}
+		}
+	}
+	return out
+}
+
+// salvageTree collects what the tree w walks still holds, by namespace.
+func salvageTree(ctx context.Context, w *fileWalker, path string, rep *SalvageReport) (map[Namespace]*salvaged, error) {
 	spaces := make(map[Namespace]*salvaged)
 	w.emit = func(p [][]byte, k, v []byte) {
 		if len(p) != 3 || string(p[0]) != string(rootBucket) {

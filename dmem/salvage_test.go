@@ -65,3 +65,23 @@ func TestSalvage(t *testing.T) {
 		t.Fatalf("salvaged %d of %d units", len(got), len(fx.texts))
 	}
 }
+
+// With both meta pages gone, Salvage finds the root bucket's page itself.
+func TestSalvageWithoutMeta(t *testing.T) {
+	fx := getFixture(t)
+	b := bytes.Clone(fx.file)
+	clear(b[:2*fx.ps])
+	dir, _ := writeStore(t, b)
+	if _, err := New(bg, WithPath(dir)); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("open without meta pages: %v", err)
+	}
+	to := t.TempDir()
+	rep, err := Salvage(bg, dir, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newMemory(t, WithPath(to), WithNamespace(fixtureNS.User, fixtureNS.Agent, fixtureNS.Session), WithShortTerm(8))
+	if got := stored(m); len(got) != len(fx.texts) {
+		t.Fatalf("salvaged %d of %d units without meta pages: %+v", len(got), len(fx.texts), rep)
+	}
+}

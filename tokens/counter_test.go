@@ -168,3 +168,12 @@ func BenchmarkCountRun(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkCountLine(b *testing.B) {
+	c := Default()
+	line := "Human: My sister Priya moved to Lisbon in March 2021, and she loves it.\n"
+	b.SetBytes(int64(len(line)))
+	for b.Loop() {
+		c.Count(line)
+	}
+}

@@ -25,6 +25,8 @@
 // processes; priority changes, term counts and evictions are computed by
 // the database from what it holds, and sequence numbers come from one
 // atomic counter per namespace, so no update is lost and no unit
-// duplicated. A Store is safe for concurrent use; Open starts no goroutine
+// duplicated. A namespace may hold [MaxNamespaceBytes] in all (the key of
+// a btree index); a longer one fails with [ErrNamespaceTooLong]. A Store
+// is safe for concurrent use; Open starts no goroutine
 // of its own beyond the pgx pool's.
 package pgstore

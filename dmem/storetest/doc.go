@@ -16,6 +16,7 @@
 // It covers put, get, priority updates, eviction, the eviction log,
 // query, scan, term counts and state, sequence reservation, namespaces
 // (a property test over 100 tenants and a test of memories sharing the
-// store), concurrent use, clearing, closing and reopening. Namespaces are
+// store), concurrent use, a memory riding out a store that fails for a
+// while, clearing, closing and reopening. Namespaces are
 // fresh per run, so a shared database need not be emptied between runs.
 package storetest

@@ -43,6 +43,7 @@ func Run(t *testing.T, open func(t *testing.T) dmem.Store) {
 		{"Concurrent", s.concurrent},
 		{"Tenants", s.tenants},
 		{"Memories", s.memories},
+		{"Faults", s.faults},
 		{"Clear", s.clear},
 		{"Reopen", s.reopen},
 	}
