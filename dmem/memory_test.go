@@ -203,21 +203,14 @@ func TestBudgetExactAndPairsKept(t *testing.T) {
 				if n := tokens.Default().Count(h); n > budget {
 					t.Fatalf("history is %d tokens, budget %d", n, budget)
 				}
+				// Turns are selected on their own: every kept line is a
+				// stored unit.
 				for _, l := range strings.Split(h, "\n") {
 					if l == "" {
 						continue
 					}
-					// Every kept human line is followed by its AI line when that is stored.
-					if strings.HasPrefix(l, "Human: ") {
-						u := unitByText(m, strings.TrimPrefix(l, "Human: "))
-						if u == nil {
-							t.Fatalf("line %q is not a stored unit", l)
-						}
-						for _, p := range m.groupOf(u.Group) {
-							if !strings.Contains(h, p.Text) {
-								t.Fatalf("pair split: %q kept without %q", u.Text, p.Text)
-							}
-						}
+					if strings.HasPrefix(l, "Human: ") && unitByText(m, strings.TrimPrefix(l, "Human: ")) == nil {
+						t.Fatalf("line %q is not a stored unit", l)
 					}
 				}
 			}

@@ -59,7 +59,10 @@ func WithTokenBudget(n int) Option { return func(o *options) { o.budget = n } }
 
 // WithEmbedder sets the embedder. Any langchaingo embedder works; every
 // vector it returns must have the length of the first. Default: engram's
-// offline [embed.Embedder].
+// offline [embed.Embedder] with a GloVe share of 0.5, so that admission
+// and merging, which compare embeddings, still see numbers and rare names
+// that word vectors do not (a share of 1 admits "locker 5 opens with 4005"
+// as a repeat of "locker 6 opens with 4006").
 func WithEmbedder(e embeddings.Embedder) Option { return func(o *options) { o.embedder = e } }
 
 // WithPath makes the memory durable: its record is kept in the embedded
@@ -188,7 +191,7 @@ func (o *options) validate() error {
 		o.counter = tokens.Default().Count
 	}
 	if o.embedder == nil {
-		e, err := embed.New()
+		e, err := embed.New(embed.WithGloVeShare(0.5))
 		if err != nil {
 			return err
 		}
