@@ -15,7 +15,6 @@ import (
 // "Random, but"). The result has no duplicates.
 func Names(s string) []string { return names(s, true) }
 
-
 func names(s string, strict bool) []string {
 	var out []string
 	seen := make(map[string]bool) // out as a set: a long text names many
