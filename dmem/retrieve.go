@@ -40,6 +40,12 @@ func (m *Memory) lambda() float64 {
 // level (README, "What relevance weighs").
 const packSharpness = 12
 
+// exactScan is the most units an in-memory load compares the query with one
+// by one instead of asking the vector index for the nearest: at this size a
+// scan of the embeddings costs less than chromem-go's (which fans out to
+// goroutines) and finds every match.
+const exactScan = 4096
+
 // cand is a unit considered by one retrieval, copied out of the memory so
 // that scoring and packing run without the lock.
 type cand struct {
@@ -174,6 +180,9 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 				foreign = append(foreign, h)
 			}
 		}
+	case semantic && m.words.Len() <= exactScan:
+		// Small enough to compare the query with every unit (below):
+		// cheaper than the vector index's scan, and exact.
 	case semantic:
 		hs, err := m.ix.nearest(ctx, qvec, m.opts.candidates)
 		if err != nil {
@@ -194,7 +203,12 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 			docs = append(docs, u.slot)
 		}
 		q := relevance.NewQuery(query, qvec)
-		all := relevance.ScoreSubset(q, m.words.ix, m.words, docs)
+		var all []float64
+		if m.w == nil && m.words.Len() <= exactScan {
+			all = relevance.Score(q, m.words.ix, m.words)
+		} else {
+			all = relevance.ScoreSubset(q, m.words.ix, m.words, docs)
+		}
 		relOf := func(u *unit) float64 {
 			if u.slot >= 0 && u.slot < len(all) {
 				return all[u.slot]

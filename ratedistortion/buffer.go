@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -28,6 +29,7 @@ type Buffer struct {
 	openHuman int64             // group of a human turn awaiting its reply, or -1
 	toolGroup map[string]int64  // tool-call id → group of the call
 	byID      map[string]*entry // every unit in the pool
+	termID    map[string]int32  // stemmed word → its number, for entry.wordSet
 	dropped   int               // units removed by the pool cap
 	last      *selection        // the last load, explained on demand
 	summary   summaryCache
@@ -60,6 +62,7 @@ func (b *Buffer) reset() {
 	b.openHuman = -1
 	b.toolGroup = make(map[string]int64)
 	b.byID = make(map[string]*entry)
+	b.termID = make(map[string]int32)
 	b.last = nil
 	b.summary = summaryCache{}
 	b.cleared++
@@ -171,6 +174,17 @@ func (b *Buffer) place(e *entry, d draft) {
 		b.openHuman = -1
 	}
 	e.novelty = relevance.NoveltyOf(e.terms, b.index.Seen)
+	e.wordSet = make([]int32, 0, len(e.terms))
+	for _, t := range e.terms {
+		id, ok := b.termID[t]
+		if !ok {
+			id = int32(len(b.termID))
+			b.termID[t] = id
+		}
+		e.wordSet = append(e.wordSet, id)
+	}
+	slices.Sort(e.wordSet)
+	e.wordSet = slices.Compact(e.wordSet)
 	b.index.Add(len(b.pool), u.Text, len(b.pool)-1, e.terms, e.novelty)
 	b.pool = append(b.pool, e)
 	b.byID[u.ID] = e

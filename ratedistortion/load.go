@@ -106,7 +106,6 @@ type pool []*entry
 
 func (p pool) Len() int                      { return len(p) }
 func (p pool) Vector(i int) relevance.Vector { return p[i].vec }
-func (p pool) Names(i int) []string          { return p[i].names }
 func (p pool) Near(i, k int) int {
 	if j := i + k; j >= 0 && j < len(p) {
 		return j
@@ -151,37 +150,47 @@ func (b *Buffer) selectUnits(query string, qvec []float32) (*selection, error) {
 	s := &selection{b: b, query: query, budget: b.opts.budget}
 	rel := b.relevance(query, qvec)
 	s.units = make([]scored, len(b.pool))
-	itemOfGroup := make(map[int64]int, len(b.pool)/2)
+	var itemOfGroup map[int64]int // made for the first tool call
 	lastGroup, lastItem := int64(-1), -1
-	var items []knapsack.Item
-	var members [][]int // by item: its units
+	items := make([]knapsack.Item, 0, len(b.pool))
+	members := make([][]int, 0, len(b.pool)) // by item: its units
+	own := make([]int, len(b.pool))          // backing of the one-unit members
 	for i, e := range b.pool {
 		f := b.features(i, rel[i])
 		u := b.score(f)
-		// Groups are mostly adjacent; the map is for tool results that
-		// join an earlier call.
 		// A message is selected on its own (a pair's reply and its turn
 		// compete apart: on real dialogue pairing them lost 0.03–0.06 of
-		// recall); a tool call and its results only together.
-		g := e.unit.Group
-		if len(e.toolIDs) == 0 {
-			g = -1 - int64(i)
-		}
-		k, ok := lastItem, g == lastGroup && i > 0
-		if !ok {
-			k, ok = itemOfGroup[g]
+		// recall); a tool call and its results only together. Their
+		// groups are mostly adjacent; the map is for results that join an
+		// earlier call.
+		k, ok := 0, false
+		if len(e.toolIDs) > 0 {
+			g := e.unit.Group
+			if k, ok = lastItem, g == lastGroup && i > 0; !ok {
+				k, ok = itemOfGroup[g]
+			}
+			if !ok {
+				if itemOfGroup == nil {
+					itemOfGroup = make(map[int64]int)
+				}
+				itemOfGroup[g] = len(items)
+			}
+			lastGroup = g
+		} else {
+			lastGroup = -1
 		}
 		if !ok {
 			k = len(items)
-			itemOfGroup[g] = k
 			items = append(items, knapsack.Item{})
-			members = append(members, nil)
+			own[i] = i
+			members = append(members, own[i:i+1:i+1])
+		} else {
+			members[k] = append(members[k], i)
 		}
 		items[k].Cost += e.unit.Tokens
 		items[k].Weight += u
 		items[k].Forced = items[k].Forced || e.unit.Flags.Has(engram.FlagPinned)
-		members[k] = append(members[k], i)
-		lastGroup, lastItem = g, k
+		lastItem = k
 		s.units[i] = scored{e: e, features: f, utility: u, item: k}
 	}
 
@@ -225,12 +234,16 @@ func (b *Buffer) redundancyEdges(items []knapsack.Item, members [][]int, units [
 	cand := topByRatio(items, redundancyCandidates)
 	vecs := make([][]float32, len(cand))
 	sparse := make([]relevance.Vector, len(cand))
-	terms := make([][]string, len(cand)) // sorted, distinct
+	terms := make([][]int32, len(cand)) // sorted, distinct
 	for x, k := range cand {
 		g := b.groupVector(units, members[k])
 		vecs[x], sparse[x] = g.dense, g.sparse
+		if len(members[k]) == 1 {
+			terms[x] = units[members[k][0]].e.wordSet
+			continue
+		}
 		for _, i := range members[k] {
-			terms[x] = append(terms[x], units[i].e.terms...)
+			terms[x] = append(terms[x], units[i].e.wordSet...)
 		}
 		slices.Sort(terms[x])
 		terms[x] = slices.Compact(terms[x])
@@ -244,7 +257,12 @@ func (b *Buffer) redundancyEdges(items []knapsack.Item, members [][]int, units [
 			// Word vectors make short texts alike ("fine", "sure") and
 			// do not see numbers or rare names: a repeat must also say
 			// the same words.
-			c := min(sparse[y].Dot(vecs[x]), jaccard(terms[x], terms[y]))
+			// The overlap can only lower c: skip it where c could
+			// neither make an edge nor raise a redundancy.
+			c := sparse[y].Dot(vecs[x])
+			if c >= tau || c > min(red[i], red[j]) {
+				c = min(c, jaccard(terms[x], terms[y]))
+			}
 			red[i], red[j] = max(red[i], c), max(red[j], c)
 			if c < tau {
 				continue
@@ -328,7 +346,7 @@ func (s *selection) lines() []string {
 	}
 	for i, u := range s.units {
 		if s.kept[i] {
-			out = append(out, s.b.line(u.e.unit.Role, u.e.unit.Text))
+			out = append(out, u.e.line)
 		}
 	}
 	return out
@@ -387,7 +405,7 @@ func addVec(acc, v []float32) []float32 {
 }
 
 // jaccard returns |a ∩ b| / |a ∪ b| of two sorted sets, 1 for two empty ones.
-func jaccard(a, b []string) float64 {
+func jaccard(a, b []int32) float64 {
 	if len(a)+len(b) == 0 {
 		return 1
 	}

@@ -38,7 +38,7 @@ var DefaultWeights = Weights{Relevance: 1, Sharpness: 12, FlagRelevance: 0, Rece
 func (w Weights) relevance(f engram.Features) float64 {
 	r := f.Relevance
 	if w.Sharpness != 0 && w.Sharpness != 1 {
-		r = math.Pow(max(0, r), w.Sharpness)
+		r = power(max(0, r), w.Sharpness)
 	}
 	return w.Relevance * r * (1 + w.FlagRelevance*float64(min(3, f.Flags.Count())))
 }
@@ -68,4 +68,22 @@ func (w Weights) Contributions(f engram.Features) map[string]float64 {
 	}
 	return map[string]float64{"relevance": w.relevance(f), "recency": w.Recency * f.Recency, "flags": flags,
 		"reward": w.Rewarded * min(3, max(0, f.Surprise))}
+}
+
+// power is math.Pow(x, y) for x ≥ 0, by repeated squaring when y is a
+// small whole number (the default weights' 12): the load computes it for
+// every unit.
+func power(x, y float64) float64 {
+	n := int(y)
+	if float64(n) != y || n < 1 || n > 64 {
+		return math.Pow(x, y)
+	}
+	r := 1.0
+	for ; n > 0; n >>= 1 {
+		if n&1 == 1 {
+			r *= x
+		}
+		x *= x
+	}
+	return r
 }

@@ -19,7 +19,8 @@ type entry struct {
 	unit      engram.Unit
 	terms     []string         // stemmed content words, for the lexical index
 	vec       relevance.Vector // the embedding, compressed for scoring
-	names     []string         // stemmed names it mentions
+	wordSet   []int32          // terms' numbers (Buffer.termID), sorted and distinct: what redundancy compares
+	line      string           // the unit as a history line, without its newline
 	retrieved int              // loads that kept it
 	reward    float64          // rewards received after loads that kept it
 	novelty   float64          // judged once when it came (relevance.NoveltyOf), given to every rebuilt index
@@ -140,12 +141,14 @@ func (b *Buffer) prepare(ctx context.Context, ds []draft) ([]*entry, error) {
 	out := make([]*entry, len(ds))
 	now := b.opts.now()
 	for i, d := range ds {
+		line := b.line(d.role, d.text)
 		out[i] = &entry{
+			line: line,
 			unit: engram.Unit{
 				Role:      d.role,
 				Text:      d.text,
 				Time:      now,
-				Tokens:    max(1, b.opts.counter(b.line(d.role, d.text))),
+				Tokens:    max(1, b.opts.counter(line)),
 				Embedding: embed.Normalized(vecs[i]),
 				Flags:     text.Flags(d.text),
 			},
@@ -153,7 +156,6 @@ func (b *Buffer) prepare(ctx context.Context, ds []draft) ([]*entry, error) {
 			toolIDs: d.toolIDs,
 		}
 		out[i].vec = relevance.Compress(out[i].unit.Embedding)
-		out[i].names = relevance.Names(d.text)
 	}
 	return out, nil
 }

@@ -247,18 +247,22 @@ func greedy(s0 *state, free []int, budget int) ([]int, float64) {
 		s.add(i, nil)
 	}
 	h := make(gainHeap, 0, len(free))
+	minCost := math.MaxInt
 	for _, i := range free {
 		h = append(h, entry{i: i, gain: s.gain(i), cost: s.items[i].Cost})
+		minCost = min(minCost, s.items[i].Cost)
 	}
 	heap.Init(&h)
 	round := 0
-	for h.Len() > 0 {
+	for h.Len() > 0 && s.cost+minCost <= budget {
 		top := h[0]
 		if s.cost+top.cost > budget {
 			heap.Pop(&h)
 			continue
 		}
-		if top.round != round {
+		// An item with no redundancy edge keeps its gain whatever is
+		// added: only a neighbour's addition makes it stale.
+		if top.round != round && len(s.adj[top.i]) > 0 {
 			// Gains only shrink as S grows, so a stale top is re-evaluated;
 			// if it is still on top it is the best.
 			h[0].gain, h[0].round = s.gain(top.i), round

@@ -1,7 +1,6 @@
 package relevance
 
 import (
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -70,7 +69,10 @@ func cues(q Query, ix *Index, rel []float64) {
 	if !spk && !ask {
 		return
 	}
-	m := slices.Max(append([]float64{0}, rel...))
+	m := 0.0
+	for _, x := range rel {
+		m = max(m, x)
+	}
 	if m == 0 {
 		return // nothing matched: cues alone choose nothing
 	}
