@@ -62,7 +62,7 @@ func (b *Buffer) Explain() (Explanation, bool) {
 func (s *selection) explanation() *Explanation {
 	x := &Explanation{
 		Query: s.query, Budget: s.budget, Tokens: s.tokens(),
-		Value: s.sol.Value, Bound: s.sol.Bound, Gap: s.sol.Gap(), Exact: s.sol.Exact,
+		Value: s.sol.Value, Bound: s.sol.Bound(), Gap: s.sol.Gap(), Exact: s.sol.Exact,
 		Summary: strings.TrimSuffix(summaryLines(s.summary), "\n"), SummaryTokens: s.sumTok,
 	}
 	weight := make(map[int]float64)
@@ -77,7 +77,7 @@ func (s *selection) explanation() *Explanation {
 			Features: u.features, Utility: u.utility,
 		}
 		if w := weight[u.item]; w > 0 {
-			r.Novelty = min(1, s.sol.Marginal[u.item]/w)
+			r.Novelty = min(1, s.sol.Marginal()[u.item]/w)
 		}
 		if ex != nil {
 			r.Parts = ex.Contributions(u.features)

@@ -18,7 +18,7 @@ import (
 
 // redundancyCandidates is how many of the best candidate groups are compared
 // pairwise for near-duplicates; lower-ranked groups rarely fit the budget.
-const redundancyCandidates = 24
+const redundancyCandidates = 12
 
 // LoadMemoryVariables returns the history to show the model: the units
 // that maximise utility for the query inputs[input key] within the token
@@ -136,10 +136,11 @@ func (b *Buffer) features(i int, rel float64) engram.Features {
 	}
 }
 
-// recency is 2^(−age/halfLife), and 0 past 64 half-lives, where it is below
-// 1e-19 anyway: most of a large pool costs no exponential.
+// recency is 2^(−age/halfLife), and 0 past 30 half-lives, where it is below
+// 1e-9, a ten-millionth of the default weights' floor: most of a large pool
+// costs no exponential.
 func recency(age int64, halfLife float64) float64 {
-	if float64(age) > 64*halfLife {
+	if float64(age) > 30*halfLife {
 		return 0
 	}
 	return math.Exp2(-float64(age) / halfLife)

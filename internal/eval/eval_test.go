@@ -131,8 +131,9 @@ func TestCalibration(t *testing.T) {
 // default ../shared/data/locomo-dev.json beside the repository), to
 // issue 12's goals: at least 0.05 above stemmed BM25 + GloVe cosine at
 // 512, 1,024 and 2,048 tokens and above it at 4,096, never below stemmed
-// BM25, at least 0.80 at 1,024 and 0.88 at 2,048, and no answer over
-// budget. It replays 2,760 turns per memory and budget (about a minute),
+// BM25, at least 0.80 at 1,024 and 0.88 at 2,048, no answer over budget,
+// and ratedistortion's label-free gate at least level with the hand-set
+// weights. It replays 2,760 turns per memory and budget (about a minute),
 // so it runs only with ENGRAM_EVAL=1, as .ci/run sets it.
 func TestRealDialogue(t *testing.T) {
 	if os.Getenv("ENGRAM_EVAL") == "" {
@@ -149,7 +150,7 @@ func TestRealDialogue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms, err := Select(All(), "rd,dmem,bm25,bm25glove")
+	ms, err := Select(All(), "rd,dmem,rd-gate,bm25,bm25glove")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,11 +172,17 @@ func TestRealDialogue(t *testing.T) {
 			if !ok {
 				t.Fatalf("no result for %s at %d", name, budget)
 			}
-			t.Logf("%s at %d tokens: recall %.3f (bm25 %.3f, bm25+glove %.3f)", name, budget, r.Recall, bm25.Recall, glove.Recall)
+			t.Logf("%s at %d tokens: recall %.3f (bm25 %.3f, bm25+glove %.3f); load p50 %.0f µs, %.1f× bm25's",
+				name, budget, r.Recall, bm25.Recall, glove.Recall, r.LoadP50, r.LoadP50/bm25.LoadP50)
 			if r.Recall < glove.Recall+margin || r.Recall < bm25.Recall || r.Recall < floor[budget] || r.OverBudget > 0 {
 				t.Errorf("%s at %d tokens: recall %.3f, %.1f%% over budget; want ≥ %.3f (bm25+glove + %.2f), ≥ %.3f (bm25), ≥ %.2f, none over",
 					name, budget, r.Recall, 100*r.OverBudget, glove.Recall+margin, margin, bm25.Recall, floor[budget])
 			}
+		}
+		// The label-free gate at least matches the hand-set weights.
+		hand, _ := Find(rs, "rd", budget)
+		if g, _ := Find(rs, "rd-gate", budget); g.Recall < hand.Recall {
+			t.Errorf("rd-gate at %d tokens: recall %.3f below the hand-set weights' %.3f", budget, g.Recall, hand.Recall)
 		}
 	}
 }

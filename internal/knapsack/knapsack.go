@@ -1,12 +1,12 @@
 package knapsack
 
 import (
-	"container/heap"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"sort"
+	"sync"
 )
 
 // ErrInfeasible reports that the forced items alone exceed the budget.
@@ -54,23 +54,65 @@ type Solution struct {
 	Cost int
 	// Value is F(Selected).
 	Value float64
-	// Bound is an upper bound on the best achievable value; Value when Exact.
-	Bound float64
 	// Exact reports that Selected is proven optimal.
 	Exact bool
-	// Marginal holds, for every item, F(S ∪ {i}) − F(S \ {i}): for a
-	// selected item what dropping it would lose, for another what adding it
-	// would gain.
-	Marginal []float64
+
+	report *report // what Bound and Marginal need, computed on first use
+}
+
+// report is the part of a solution only an explanation reads: a memory
+// solves a problem at every load and explains few of them.
+type report struct {
+	once     sync.Once
+	final    *state // the selection
+	base     *state // the forced items
+	free     []int
+	room     int // budget left after the forced items
+	bound    float64
+	marginal []float64
+}
+
+// Bound returns an upper bound on the best achievable value; Value when
+// Exact.
+func (s Solution) Bound() float64 {
+	if s.report == nil {
+		return s.Value
+	}
+	s.report.compute(s)
+	return s.report.bound
+}
+
+// Marginal returns, for every item, F(S ∪ {i}) − F(S \ {i}): for a
+// selected item what dropping it would lose, for another what adding it
+// would gain. The slice is shared: do not modify it.
+func (s Solution) Marginal() []float64 {
+	if s.report == nil {
+		return nil
+	}
+	s.report.compute(s)
+	return s.report.marginal
+}
+
+func (r *report) compute(s Solution) {
+	r.once.Do(func() {
+		r.marginal = marginals(r.final)
+		if s.Exact {
+			r.bound = s.Value
+			return
+		}
+		r.bound = math.Min(bound(r.final, r.free, r.room, r.final.value), bound(r.base, r.free, r.room, r.base.value))
+		r.bound = math.Max(r.bound, s.Value)
+	})
 }
 
 // Gap returns the relative optimality gap (Bound − Value) / Bound, 0 when
 // the bound is 0.
 func (s Solution) Gap() float64 {
-	if s.Bound <= 0 {
+	b := s.Bound()
+	if b <= 0 {
 		return 0
 	}
-	return math.Max(0, (s.Bound-s.Value)/s.Bound)
+	return math.Max(0, (b-s.Value)/b)
 }
 
 type neighbour struct {
@@ -202,15 +244,8 @@ func Solve(p Problem) (Solution, error) {
 	for _, i := range sel {
 		final.add(i, nil)
 	}
-	sol := Solution{Selected: sel, Cost: final.cost, Value: final.value, Exact: exact}
-	sol.Marginal = marginals(final)
-	if exact {
-		sol.Bound = sol.Value
-	} else {
-		sol.Bound = math.Min(bound(final, free, p.Budget-base.cost, final.value), bound(base, free, p.Budget-base.cost, base.value))
-		sol.Bound = math.Max(sol.Bound, sol.Value)
-	}
-	return sol, nil
+	return Solution{Selected: sel, Cost: final.cost, Value: final.value, Exact: exact,
+		report: &report{final: final, base: base, free: free, room: p.Budget - base.cost}}, nil
 }
 
 // bound returns an upper bound on F(S ∪ T) over T ⊆ cand with cost(T) ≤
@@ -224,10 +259,10 @@ func bound(s *state, cand []int, budget int, value float64) float64 {
 			h = append(h, entry{i: i, gain: g, cost: s.items[i].Cost})
 		}
 	}
-	heap.Init(&h)
+	h.init()
 	ub, left := value, float64(budget)
 	for h.Len() > 0 && left > 0 {
-		x := heap.Pop(&h).(entry)
+		x := h.pop()
 		if c := float64(x.cost); c <= left {
 			ub += x.gain
 			left -= c
@@ -252,12 +287,12 @@ func greedy(s0 *state, free []int, budget int) ([]int, float64) {
 		h = append(h, entry{i: i, gain: s.gain(i), cost: s.items[i].Cost})
 		minCost = min(minCost, s.items[i].Cost)
 	}
-	heap.Init(&h)
+	h.init()
 	round := 0
 	for h.Len() > 0 && s.cost+minCost <= budget {
 		top := h[0]
 		if s.cost+top.cost > budget {
-			heap.Pop(&h)
+			h.pop()
 			continue
 		}
 		// An item with no redundancy edge keeps its gain whatever is
@@ -266,10 +301,10 @@ func greedy(s0 *state, free []int, budget int) ([]int, float64) {
 			// Gains only shrink as S grows, so a stale top is re-evaluated;
 			// if it is still on top it is the best.
 			h[0].gain, h[0].round = s.gain(top.i), round
-			heap.Fix(&h, 0)
+			h.down(0)
 			continue
 		}
-		heap.Pop(&h)
+		h.pop()
 		if top.gain <= 0 {
 			break
 		}
@@ -309,13 +344,45 @@ func (h gainHeap) Less(a, b int) bool {
 	}
 	return h[a].i < h[b].i
 }
-func (h gainHeap) Swap(a, b int) { h[a], h[b] = h[b], h[a] }
-func (h *gainHeap) Push(x any)   { *h = append(*h, x.(entry)) }
-func (h *gainHeap) Pop() any {
+
+// The heap is written out rather than driven through container/heap: a
+// load runs it over every message, and the interface calls cost more than
+// the comparisons.
+
+func (h gainHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+// down restores the heap below i after h[i] got worse.
+func (h gainHeap) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		j := l
+		if r := l + 1; r < len(h) && h.Less(r, l) {
+			j = r
+		}
+		if !h.Less(j, i) {
+			return
+		}
+		h[i], h[j] = h[j], h[i]
+		i = j
+	}
+}
+
+// pop removes and returns the best entry.
+func (h *gainHeap) pop() entry {
 	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+	top := old[0]
+	n := len(old) - 1
+	old[0] = old[n]
+	*h = old[:n]
+	h.down(0)
+	return top
 }
 
 // branchAndBound searches all subsets of free, pruning with [bound], and

@@ -134,8 +134,8 @@ func TestGreedyGuaranteeAndBound(t *testing.T) {
 		if sol.Value < (1-1/math.E)/2*want-1e-9 {
 			t.Fatalf("trial %d: greedy %v below guarantee of optimum %v", trial, sol.Value, want)
 		}
-		if sol.Bound < want-1e-9 {
-			t.Fatalf("trial %d: bound %v below optimum %v", trial, sol.Bound, want)
+		if sol.Bound() < want-1e-9 {
+			t.Fatalf("trial %d: bound %v below optimum %v", trial, sol.Bound(), want)
 		}
 	}
 }
@@ -158,8 +158,8 @@ func TestMarginals(t *testing.T) {
 			}
 			with = append(without, i)
 			want := value(p, with) - value(p, without)
-			if math.Abs(sol.Marginal[i]-want) > 1e-9 {
-				t.Fatalf("marginal[%d] = %v, want %v (F=%v)", i, sol.Marginal[i], want, f)
+			if math.Abs(sol.Marginal()[i]-want) > 1e-9 {
+				t.Fatalf("marginal[%d] = %v, want %v (F=%v)", i, sol.Marginal()[i], want, f)
 			}
 		}
 	}

@@ -76,14 +76,16 @@ func cues(q Query, ix *Index, rel []float64) {
 	if m == 0 {
 		return // nothing matched: cues alone choose nothing
 	}
+	named := make([]bool, len(ix.speakers))
+	for id, sp := range ix.speakers {
+		_, named[id] = q.Terms[sp]
+	}
 	for d := range rel {
 		if d >= len(ix.speaker) {
 			break
 		}
-		if spk && ix.speaker[d] != "" {
-			if _, ok := q.Terms[ix.speaker[d]]; ok {
-				rel[d] += speakerCue * m
-			}
+		if id := ix.speaker[d]; spk && id >= 0 && named[id] {
+			rel[d] += speakerCue * m
 		}
 		if ask && ix.asked[d] {
 			rel[d] += askedCue * m

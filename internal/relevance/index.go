@@ -12,11 +12,13 @@ import (
 //
 // Like lexical.Index it is not safe for concurrent use.
 type Index struct {
-	words   *lexical.Index
-	novelty []float64 // by document; see Novelty
-	speaker []string  // by document: see SpeakerOf
-	asks    []bool    // by document: it asks something
-	asked   []bool    // by document: the document before it asks
+	words     *lexical.Index
+	novelty   []float64 // by document; see Novelty
+	speaker   []int32   // by document: its speaker's number in speakers, or −1
+	speakers  []string  // distinct, see SpeakerOf
+	speakerID map[string]int32
+	asks      []bool // by document: it asks something
+	asked     []bool // by document: the document before it asks
 }
 
 // freshWords is how many words never seen before make a document fully
@@ -42,12 +44,24 @@ func (ix *Index) Add(doc int, text string, prev int, terms []string, novelty flo
 	ix.words.Add(doc, terms)
 	for len(ix.novelty) <= doc {
 		ix.novelty = append(ix.novelty, 0)
-		ix.speaker = append(ix.speaker, "")
+		ix.speaker = append(ix.speaker, -1)
 		ix.asks = append(ix.asks, false)
 		ix.asked = append(ix.asked, false)
 	}
 	ix.novelty[doc] = min(1, max(0, novelty))
-	ix.speaker[doc], ix.asks[doc] = SpeakerOf(text), asks(text)
+	ix.speaker[doc], ix.asks[doc] = -1, asks(text)
+	if sp := SpeakerOf(text); sp != "" {
+		id, ok := ix.speakerID[sp]
+		if !ok {
+			if ix.speakerID == nil {
+				ix.speakerID = make(map[string]int32)
+			}
+			id = int32(len(ix.speakers))
+			ix.speakers = append(ix.speakers, sp)
+			ix.speakerID[sp] = id
+		}
+		ix.speaker[doc] = id
+	}
 	ix.asked[doc] = prev >= 0 && prev < len(ix.asks) && ix.asks[prev]
 }
 
