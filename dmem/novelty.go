@@ -122,6 +122,7 @@ type lsh struct {
 	dim     int
 	planes  []float32 // lshTables × lshBits × dim
 	buckets map[uint32][]*unit
+	mark    uint32 // numbers searches, so that one compares a unit once
 }
 
 func newLSH(dim int) *lsh {
@@ -188,11 +189,16 @@ func (l *lsh) nearest(v []float32) (*unit, float64) {
 	}
 	var best *unit
 	bestSim := -1.0
+	if l.mark++; l.mark == 0 { // wrapped: 0 is what a new unit holds
+		l.mark = 1
+	}
 	for _, k := range l.keys(v) {
 		for _, u := range l.buckets[k] {
-			if u == best {
+			// A unit sits in a bucket of every table: compare it once.
+			if u.lshMark == l.mark {
 				continue
 			}
+			u.lshMark = l.mark
 			if s := relevance.Dot(v, u.Embedding); s > bestSim {
 				best, bestSim = u, s
 			}

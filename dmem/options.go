@@ -57,9 +57,15 @@ func defaults() options {
 // exactly on the rendered history. Default 2000; must be positive.
 func WithTokenBudget(n int) Option { return func(o *options) { o.budget = n } }
 
+// defaultHashDimensions is the size of the default embedder's hashed half:
+// enough to tell numbers and names apart, small enough that admission's
+// nearest-neighbour search stays cheap.
+const defaultHashDimensions = 128
+
 // WithEmbedder sets the embedder. Any langchaingo embedder works; every
 // vector it returns must have the length of the first. Default: engram's
-// offline [embed.Embedder] with a GloVe share of 0.5, so that admission
+// offline [embed.Embedder] with a GloVe share of 0.5 beside 128 hashed
+// dimensions, so that admission
 // and merging, which compare embeddings, still see numbers and rare names
 // that word vectors do not (a share of 1 admits "locker 5 opens with 4005"
 // as a repeat of "locker 6 opens with 4006").
@@ -191,7 +197,7 @@ func (o *options) validate() error {
 		o.counter = tokens.Default().Count
 	}
 	if o.embedder == nil {
-		e, err := embed.New(embed.WithGloVeShare(0.5))
+		e, err := embed.New(embed.WithGloVeShare(0.5), embed.WithDimensions(defaultHashDimensions))
 		if err != nil {
 			return err
 		}

@@ -75,9 +75,10 @@ type unit struct {
 	Meta      []byte  // JSON metadata of a document added by AddDocuments
 	History   []Event
 
-	heapIdx int  // position in the eviction heap; -1 outside core
-	slot    int  // slot in the words index; -1 when not resident
-	indexed bool // present in the chromem index
+	heapIdx int    // position in the eviction heap; -1 outside core
+	lshMark uint32 // the lsh search that last compared it (lsh.mark)
+	slot    int    // slot in the words index; -1 when not resident
+	indexed bool   // present in the chromem index
 }
 
 func idOf(seq int64) string { return "u" + strconv.FormatInt(seq, 10) }

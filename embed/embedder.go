@@ -65,7 +65,8 @@ func WithDimensions(n int) Option { return func(e *Embedder) { e.dim = n } }
 // WithGloVeShare sets w, the weight of the GloVe part in the cosine of two
 // embeddings: cos = w·cos_glove + (1−w)·cos_hashed. Default
 // [DefaultGloVeShare]; must be in [0,1]. 0 leaves the GloVe part out (the
-// vector is the hashed part alone, as before GloVe was added).
+// vector is the hashed part alone, as before GloVe was added). Beside
+// GloVe (0 < w < 1) the hashed part leaves out WordNet concepts.
 func WithGloVeShare(w float64) Option {
 	return func(e *Embedder) { e.share, e.shareSet = w, true }
 }
@@ -211,7 +212,13 @@ func (e *Embedder) EmbedQuery(ctx context.Context, s string) ([]float32, error) 
 	return e.Embed(s), nil
 }
 
+// accumulate adds s's hashed features into v. Beside GloVe (a share
+// strictly between 0 and 1) the WordNet concepts are left out: GloVe
+// carries the meaning they stood for, the hashed half the exact words,
+// and the concepts were half of the embedding's cost.
 func (e *Embedder) accumulate(v []float64, s string) {
+	w := e.gloveShare()
+	concepts := w == 0 || w == 1
 	terms := text.Terms(s)
 	// Features in the order they first occur, so that the sums, and the
 	// vector, are the same on every call (a map's order is not).
@@ -225,6 +232,9 @@ func (e *Embedder) accumulate(v []float64, s string) {
 		grams := charGrams(t)
 		for _, g := range grams {
 			fs.add("g:"+g, gramWeight/float64(len(grams)))
+		}
+		if !concepts {
+			continue
 		}
 		for _, c := range lexicon.Concepts(t) {
 			fs.add("c:"+strconv.FormatUint(uint64(c.ID), 36), conceptWeight*float64(c.Weight))

@@ -34,5 +34,5 @@ func ExampleWithGloVeShare() {
 	}
 	// Output:
 	// 512 dims: trail 0.00, invoice 0.00
-	// 612 dims: trail 0.25, invoice 0.03
+	// 612 dims: trail 0.24, invoice 0.03
 }
