@@ -78,6 +78,34 @@ func TestRecallAtSmallBudget(t *testing.T) {
 	}
 }
 
+// paraphrased are the questions testdata/paraphrase.txt asks after 120
+// lines of small talk, none sharing a content word with its fact, and what
+// the right answer holds.
+var paraphrased = []struct{ question, fact string }{
+	{"Who is my physician?", "Dr Patel"},
+	{"What sport does my boy do?", "football"},
+	{"What do I drive?", "Toyota Corolla"},
+	{"Which instrument am I studying?", "cello"},
+	{"Who am I married to?", "Tom"},
+}
+
+// TestParaphrasedRecall is issue 14's acceptance test for the stand-in: at
+// the default budget both engram memories return each fact among the lines
+// they choose, and the stand-in finds it by what the words mean.
+func TestParaphrasedRecall(t *testing.T) {
+	script := filepath.Join("testdata", "paraphrase.txt")
+	for _, memory := range []string{"rd", "dmem"} {
+		t.Run(memory, func(t *testing.T) {
+			as := answers(chat(t, "", "-memory", memory, "-script", script))
+			for _, p := range paraphrased {
+				if a := as[p.question]; !strings.Contains(a, p.fact) {
+					t.Errorf("%q: answered %q, want %q", p.question, a, p.fact)
+				}
+			}
+		})
+	}
+}
+
 func TestCommands(t *testing.T) {
 	script, err := os.ReadFile(filepath.Join("testdata", "facts.txt"))
 	if err != nil {

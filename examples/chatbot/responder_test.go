@@ -27,6 +27,17 @@ func TestAnswer(t *testing.T) {
 			"What is the wifi password?", `You told me: "The wifi password is kiwi-7731."`},
 		{"other roles", "system: The deploy key rotates monthly.", "When does the deploy key rotate?",
 			`From memory: "The deploy key rotates monthly."`},
+		// Issue 14: the job is found through what the words mean, not
+		// through a word the question shares, and not in the printer.
+		{"a paraphrase", "Human: I work as a marine biologist at the aquarium.\nAI: Noted.\nHuman: My printer keeps jamming.\nAI: Noted.",
+			"What is my job?", `You told me: "I work as a marine biologist at the aquarium."`},
+		{"work is not the printer", "Human: My printer keeps jamming.\nAI: Noted.\nHuman: I work as a marine biologist at the aquarium.\nAI: Noted.",
+			"What do I do for work?", `You told me: "I work as a marine biologist at the aquarium."`},
+		{"nothing relevant", "Human: My printer keeps jamming.\nAI: Noted.\nHuman: I had pasta for lunch today.\nAI: Noted.",
+			"When does my flight to Oslo leave?", dontKnow},
+		{"never the question itself", "Human: What is my job\nAI: " + dontKnow + "\nHuman: I had pasta for lunch today.",
+			"What is my job", dontKnow},
+		{"an exclamation is not a question", "Human: I had pasta.", "What a long week it has been.", noted},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -46,5 +57,27 @@ func TestLocalModelGenerates(t *testing.T) {
 	}
 	if !strings.Contains(got, "kiwi-7731") {
 		t.Errorf("got %q, want the password quoted", got)
+	}
+}
+
+func TestIsQuestion(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		want bool
+	}{
+		{"Where does my sister live?", true},
+		{"Is it raining?", true},
+		{"what is the wifi password", true},
+		{"Tell me the wifi password", true},
+		{"What a long week it has been.", false},
+		{"What a day!", false},
+		{"How lovely.", false},
+		{"My sister lives in Lisbon.", false},
+		{"Remember that my dentist appointment is on Friday.", false},
+		{"I wonder", false},
+	} {
+		if got := isQuestion(tt.s); got != tt.want {
+			t.Errorf("isQuestion(%q) = %v, want %v", tt.s, got, tt.want)
+		}
 	}
 }

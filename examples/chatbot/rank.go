@@ -1,0 +1,140 @@
+package main
+
+import (
+	"math"
+
+	"github.com/engram-go/engram/embed"
+	"github.com/engram-go/engram/internal/glove"
+	"github.com/engram-go/engram/internal/relevance"
+	"github.com/engram-go/engram/internal/text"
+)
+
+// relatedWords is the least wordsMeet at which the stand-in takes a line to
+// be about the question; below it, for every line the memory returned, it
+// says it does not know. Measured on the chatbot's sentences (rank_test.go,
+// TestBestThreshold): a line that answers a question worded away from it
+// scores 0.55 ("What is my job?" against "I work as a marine biologist") to
+// 0.77, and 1 with a shared rare word; lines that only resemble the question
+// score at most 0.48 ("Which country am I from?" against "My houseplants are
+// growing like mad"), most of them below 0.4.
+const relatedWords = 0.5
+
+// relevanceShare is the weight of the project's relevance (relevance.Score
+// over the returned lines) beside wordsMeet in ranking the lines. It is
+// small: with BM25 at 0.7 of relevance, a shared frequent word ("makes",
+// "call") outranks a paraphrase, while wordsMeet weighs words by rarity.
+const relevanceShare = 0.2
+
+// embedder is the offline default embedder the memories use: GloVe.
+var embedder embed.Embedder
+
+// lines is the returned history as a relevance.Corpus. The memory chose
+// them, so lines next to each other need not have been said one after the
+// other: Near has no neighbours, and no line inherits another's relevance.
+type lines []relevance.Vector
+
+func (ls lines) Len() int                      { return len(ls) }
+func (ls lines) Vector(i int) relevance.Vector { return ls[i] }
+func (lines) Near(int, int) int                { return -1 }
+
+// best returns the index of the line of ls that best answers question, or
+// false if none is about it. Lines are ranked by the project's relevance
+// (relevance.Score: stemmed BM25 beside GloVe sentence cosine, over an
+// index of these lines alone) plus how closely the question's words meet
+// the line's (wordsMeet); a line counts only if it shares a word with the
+// question or its words meet the question's at relatedWords. Ties go to the
+// more recent line.
+// best returns the index of the line of ls that best answers question, or
+// false if none is about it (see relatedWords). A line's score is its
+// wordsMeet plus relevanceShare of its relevance.Score — stemmed BM25 beside
+// GloVe sentence cosine, over an index of these lines alone. Ties go to the
+// more recent line.
+func best(question string, ls []string) (int, bool) {
+	ix := relevance.NewIndex()
+	c := make(lines, len(ls))
+	for i, l := range ls {
+		terms := text.Terms(l)
+		ix.Add(i, l, -1, terms, relevance.NoveltyOf(terms, ix.Seen))
+		c[i] = relevance.Dense(embedder.Embed(l))
+	}
+	rel := relevance.Score(relevance.NewQuery(question, embedder.Embed(question)), ix, c)
+	top, topScore := -1, 0.0
+	for i, l := range ls {
+		meet := wordsMeet(question, l)
+		if meet < relatedWords {
+			continue
+		}
+		if s := meet + relevanceShare*rel[i]; top < 0 || s >= topScore {
+			top, topScore = i, s
+		}
+	}
+	return top, top >= 0
+}
+
+// wordsMeet returns how closely the content words of q meet those of l: for
+// each word of q, its similarity to the nearest word of l (see similarity),
+// averaged with the words' SIF weights, so that rare words count more. A
+// question is mostly one or two content words ("What is my job?"), which a
+// sentence's mean vector dilutes; matched word to word they meet their
+// paraphrase ("I work as a marine biologist"). It is 0 when q has no word
+// GloVe holds.
+func wordsMeet(q, l string) float64 {
+	var lv []wordVec
+	for _, w := range glove.Words(l) {
+		if v, ok := vectorOf(w); ok {
+			lv = append(lv, v)
+		}
+	}
+	sum, weights := 0.0, 0.0
+	for _, w := range glove.Words(q) {
+		qv, ok := vectorOf(w)
+		if !ok {
+			continue
+		}
+		near := 0.0
+		for _, v := range lv {
+			near = max(near, similarity(qv, v))
+		}
+		sum += glove.Weight(w) * near
+		weights += glove.Weight(w)
+	}
+	if weights == 0 {
+		return 0
+	}
+	return sum / weights
+}
+
+// wordVec is a content word's GloVe vector twice, each of unit length: as
+// the table holds it, and as glove.Embed gives it, less the direction every
+// word shares.
+type wordVec struct{ raw, own []float32 }
+
+// similarity is the mean of the two cosines. The raw vectors of frequent
+// words meet at 0.6 whatever they mean ("country" and "growing" 0.67);
+// without the shared direction some true neighbours fall apart ("job" and
+// "work" 0.73 raw, 0.37 without). Their mean keeps the neighbours and
+// drops the accidents (rank_test.go).
+func similarity(a, b wordVec) float64 {
+	return (relevance.Dot(a.raw, b.raw) + relevance.Dot(a.own, b.own)) / 2
+}
+
+// vectorOf returns the vectors of a content word; false for a stop word or
+// one the table lacks.
+func vectorOf(w string) (wordVec, bool) {
+	if text.IsStop(w) {
+		return wordVec{}, false
+	}
+	v, ok := glove.Vector(w)
+	if !ok {
+		return wordVec{}, false
+	}
+	n := math.Sqrt(relevance.Dot(v, v))
+	if n == 0 {
+		return wordVec{}, false
+	}
+	raw := make([]float32, len(v))
+	for i, x := range v {
+		raw[i] = float32(float64(x) / n)
+	}
+	return wordVec{raw: raw, own: glove.Embed(nil, w)}, true
+}
