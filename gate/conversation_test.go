@@ -19,11 +19,10 @@ import (
 // that at 1,024 tokens the label-free gate recalls at least 95 % of the
 // supervised gate and is within 0.01 of the hand-set weights. Whether it
 // matches the hand-set weights is decided on real dialogue
-// (internal/eval's TestRealDialogue), not on generated text.
+// (internal/eval's TestRealDialogue), not on generated text. It runs with
+// ENGRAM_EVAL=1 only.
 func TestConversationRecall(t *testing.T) {
-	if testing.Short() {
-		t.Skip("replays five conversations three times")
-	}
+	evalOnly(t, "replay five conversations three times")
 	log.SetOutput(io.Discard)
 	cfg := dataset.DefaultGenConfig()
 	cfg.Samples = 5

@@ -3,6 +3,7 @@ package gate_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"github.com/engram-go/engram"
@@ -10,6 +11,16 @@ import (
 	"github.com/engram-go/engram/gate/internal/tmaze"
 	"github.com/engram-go/engram/ratedistortion"
 )
+
+// evalOnly skips a heavy evaluation test unless ENGRAM_EVAL is set, as
+// .ci/run sets it for a run without the race detector: these tests are
+// single-threaded replays, so -race would only make them take minutes.
+func evalOnly(t *testing.T, what string) {
+	t.Helper()
+	if os.Getenv("ENGRAM_EVAL") == "" {
+		t.Skip("set ENGRAM_EVAL=1 to " + what)
+	}
+}
 
 // referral is the label-free learner of the cue task: the unit the agent's
 // act referred back to learns the reward; units it read and did not use
@@ -62,11 +73,16 @@ func scorer(s *gate.Gate) engram.Scorer {
 // The acceptance test of the cue task: at L = 1,000 and K = 8, FIFO is at
 // chance, the hand-set weights lose the cue to its lookalikes, and the
 // label-free gate, after 200 training episodes, wins at least 95 % of fresh
-// episodes. Several seeds, so that the result is not one lucky draw.
+// episodes. With ENGRAM_EVAL=1 several seeds, so that the result is not one
+// lucky draw; otherwise one, which still holds every bound.
 func TestTMaze(t *testing.T) {
 	c := tmaze.DefaultConfig()
 	const episodes, trials = 200, 200
-	for _, seed := range []uint64{1, 2, 3} {
+	seeds := []uint64{1, 2, 3}
+	if os.Getenv("ENGRAM_EVAL") == "" {
+		seeds = seeds[:1]
+	}
+	for _, seed := range seeds {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
 			g, err := gate.New(gate.WithSeed(seed))
 			if err != nil {
@@ -94,6 +110,7 @@ func TestTMaze(t *testing.T) {
 // hand-set weights, the label-free gate and, for contrast, a gate that
 // gives every unit read the episode's reward. Run with -v to see the table.
 func TestTMazeVersusL(t *testing.T) {
+	evalOnly(t, "train the gate at L up to 10,000")
 	ls := []int{10, 100, 1000, 10000}
 	if testing.Short() {
 		ls = ls[:3]

@@ -1,5 +1,0 @@
-//go:build !race
-
-package dmem
-
-const raceEnabled = false

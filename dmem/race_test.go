@@ -1,7 +1,0 @@
-//go:build race
-
-package dmem
-
-// raceEnabled trims the slowest quality tests under the race detector,
-// which checks concurrency, not recall.
-const raceEnabled = true
