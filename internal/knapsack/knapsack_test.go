@@ -3,6 +3,7 @@ package knapsack
 import (
 	"errors"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 )
@@ -13,8 +14,13 @@ func value(p Problem, sel []int) float64 {
 	for _, i := range sel {
 		in[i] = true
 	}
-	cov := make([]float64, len(p.Items))
+	return valueOf(p, in, make([]float64, len(p.Items)))
+}
+
+// valueOf is value for the set in, with cov as scratch space.
+func valueOf(p Problem, in []bool, cov []float64) float64 {
 	for i := range p.Items {
+		cov[i] = 0
 		if in[i] {
 			cov[i] = 1
 		}
@@ -34,24 +40,32 @@ func value(p Problem, sel []int) float64 {
 	return v
 }
 
-// bruteForce is the oracle: every feasible subset.
+// bruteForce is the oracle: every feasible subset. It sums a subset's
+// cost from a smaller subset's and values only the feasible ones, reusing
+// its scratch space, so that the 2^18 subsets of the largest trials stay
+// quick under the race detector; the value it gives is value's.
 func bruteForce(p Problem) float64 {
 	n := len(p.Items)
 	best := -1.0
+	forced := 0
+	for i, it := range p.Items {
+		if it.Forced {
+			forced |= 1 << i
+		}
+	}
+	cost := make([]int, 1<<n) // cost[mask]: the cost of the subset mask
+	in, cov := make([]bool, n), make([]float64, n)
 	for mask := 0; mask < 1<<n; mask++ {
-		var sel []int
-		cost, ok := 0, true
+		if mask != 0 {
+			cost[mask] = cost[mask&(mask-1)] + p.Items[bits.TrailingZeros(uint(mask))].Cost
+		}
+		if mask&forced != forced || cost[mask] > p.Budget {
+			continue
+		}
 		for i := range n {
-			if mask&(1<<i) != 0 {
-				sel = append(sel, i)
-				cost += p.Items[i].Cost
-			} else if p.Items[i].Forced {
-				ok = false
-			}
+			in[i] = mask&(1<<i) != 0
 		}
-		if ok && cost <= p.Budget {
-			best = math.Max(best, value(p, sel))
-		}
+		best = math.Max(best, valueOf(p, in, cov))
 	}
 	return best
 }
