@@ -28,9 +28,7 @@ func TestPriorityIsBounded(t *testing.T) {
 // An agent loop that rewards every load keeps working: boosts never push a
 // priority to +Inf and the salience to NaN.
 func TestLongRewardedLoop(t *testing.T) {
-	if raceEnabled {
-		t.Skip("2,500 turns; TestPriorityIsBounded covers the bound")
-	}
+	evalOnly(t, "run 2,500 rewarded turns (TestPriorityIsBounded covers the bound)")
 	m := newMemory(t)
 	for i := range 2500 {
 		save(t, m, fmt.Sprintf("Turn %d: how is the weather in Lisbon today?", i), "Sunny.")

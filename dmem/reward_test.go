@@ -39,6 +39,7 @@ func agentStream(t *testing.T, m *Memory, seed uint64, n int, special map[int]fl
 // routine ones are in core memory at the end, and come back for a query
 // about them; the same steps with routine rewards are mostly forgotten.
 func TestRewardRouting(t *testing.T) {
+	evalOnly(t, "stream 3,000 agent steps twice")
 	positions := []int{150, 700, 1200, 1650, 2300, 2900}
 	run := func(surprise bool) (inCore, retrieved int) {
 		m := newMemory(t, WithCapacity(300), WithTokenBudget(200))
