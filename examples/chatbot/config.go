@@ -17,12 +17,17 @@ type config struct {
 	script string // a file of lines to replay; "" to read stdin
 }
 
+// defaultBudget is about eight exchanges of short lines, so that from the
+// ninth or so the memory must choose what the prompt sees and :why shows
+// a choice; at 300 a chat of 25 lines fitted whole.
+const defaultBudget = 120
+
 func parseFlags(args []string, stderr io.Writer) (config, error) {
 	var c config
 	fs := flag.NewFlagSet("chatbot", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.memory, "memory", "dmem", "the memory: dmem (D-MEM), rd (rate-distortion buffer), or langchaingo's window or token buffer")
-	fs.IntVar(&c.budget, "budget", 300, "the most tokens of history the memory returns (window ignores it: it keeps the last 5 exchanges)")
+	fs.IntVar(&c.budget, "budget", defaultBudget, "the most tokens of history the memory returns (window ignores it: it keeps the last 5 exchanges)")
 	fs.StringVar(&c.path, "path", "", "a directory where -memory dmem keeps its memory across runs")
 	fs.StringVar(&c.llm, "llm", "local", "the model: local (an offline stand-in that quotes memory), ollama or openai")
 	fs.StringVar(&c.model, "model", "", "the model name for -llm ollama (default llama3.1) or openai (default: the client's)")

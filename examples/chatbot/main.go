@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"os"
 )
@@ -9,8 +11,18 @@ import (
 func main() {
 	// Interrupting stops the program at once: D-MEM commits each write
 	// before acknowledging it, and feedback is flushed as it is given.
-	if err := run(context.Background(), os.Args[1:], os.Stdin, os.Stdout); err != nil {
+	err := run(context.Background(), os.Args[1:], os.Stdin, os.Stdout)
+	if code := exitCode(err); code != 0 {
 		fmt.Fprintln(os.Stderr, "chatbot:", err)
-		os.Exit(1)
+		os.Exit(code)
 	}
+}
+
+// exitCode is 0 for success and for -h, which asked for the usage and got
+// it, and 1 for any other error.
+func exitCode(err error) int {
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return 1
 }

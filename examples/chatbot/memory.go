@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -63,9 +64,9 @@ func newBackend(ctx context.Context, c config, llm llms.Model) (*backend, error)
 		b.why = func() string {
 			x, ok := m.Explain()
 			if !ok {
-				return "Nothing loaded yet: ask something first."
+				return nothingLoaded
 			}
-			return x.String()
+			return strings.TrimSuffix(x.String(), "\n")
 		}
 		b.stats = func() string {
 			s := fmt.Sprintf("rd: %d units in the pool (nothing is deleted; each load chooses within %d tokens)", m.Len(), c.budget)
@@ -114,6 +115,7 @@ type recorder struct {
 	last  string   // the history the last load returned
 	saved []string // every line saved, as "Human: …" and "AI: …"
 	seen  int      // how many of saved the last load could have returned
+	nload int      // loads so far
 }
 
 // LoadMemoryVariables loads from the memory and records the history.
@@ -123,6 +125,7 @@ func (r *recorder) LoadMemoryVariables(ctx context.Context, inputs map[string]an
 		h, _ := vs[r.Memory.GetMemoryKey(ctx)].(string)
 		r.mu.Lock()
 		r.last, r.seen = h, len(r.saved)
+		r.nload++
 		r.mu.Unlock()
 	}
 	return vs, err
@@ -145,6 +148,12 @@ func (r *recorder) history() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.last
+}
+
+func (r *recorder) loads() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.nload
 }
 
 func (r *recorder) turns() int {
@@ -203,8 +212,13 @@ func whyDMem(m *dmem.Memory) string {
 	last := m.LastLoad()
 	units := append(m.Units(dmem.RouteCore), m.Units(dmem.RouteShort)...)
 	slices.SortFunc(units, func(a, b engram.Unit) int { return int(a.Seq - b.Seq) })
-	var kept, dropped strings.Builder
-	nk, nd := 0, 0
+	var kept strings.Builder
+	type drop struct {
+		x    dmem.Explanation
+		text string
+	}
+	var dropped []drop
+	nk := 0
 	for _, u := range units {
 		x, err := m.Explain(u.ID)
 		if errors.Is(err, engram.ErrNotFound) {
@@ -216,14 +230,23 @@ func whyDMem(m *dmem.Memory) string {
 			nk++
 			kept.WriteString(indent(brief(x.String(), 3)))
 		} else {
-			nd++
-			fmt.Fprintf(&dropped, "  %s %s: δ=%+.3f priority=%.3f %q\n", x.ID, x.Route, x.Delta, x.Priority, short(u.Text))
+			dropped = append(dropped, drop{x, u.Text})
 		}
 	}
 	s := fmt.Sprintf("D-MEM stores what surprised it (core) and a window of recent steps (short); a load packs the units\n"+
 		"that best fuse similarity to your question with salience into the budget.\nkept (%d units):\n%s", nk, kept.String())
-	if nd > 0 {
-		s += fmt.Sprintf("stored but not returned (%d units):\n%s", nd, dropped.String())
+	if len(dropped) > 0 {
+		// The highest priorities first, and only the first few, as rd's
+		// Explain shows its most useful dropped units.
+		slices.SortStableFunc(dropped, func(a, b drop) int { return cmp.Compare(b.x.Priority, a.x.Priority) })
+		s += fmt.Sprintf("stored but not returned (%d units):\n", len(dropped))
+		for i, d := range dropped {
+			if i == maxDropped {
+				s += fmt.Sprintf("  … and %d more\n", len(dropped)-maxDropped)
+				break
+			}
+			s += fmt.Sprintf("  %s %s: δ=%+.3f priority=%.3f %q\n", d.x.ID, d.x.Route, d.x.Delta, d.x.Priority, short(d.text))
+		}
 	}
 	st := m.Stats()
 	if gone := st.Steps - int64(st.Core+st.Short); gone > 0 {
@@ -232,12 +255,16 @@ func whyDMem(m *dmem.Memory) string {
 	return strings.TrimSuffix(s, "\n")
 }
 
+// maxDropped is how many dropped units :why lists, as ratedistortion's
+// Explanation.String does.
+const maxDropped = 5
+
 func statsDMem(m *dmem.Memory) string {
 	st := m.Stats()
 	gone := st.Steps - int64(st.Core+st.Short)
 	return fmt.Sprintf("dmem: %d steps seen; stored: %d in core, %d in the short-term buffer; "+
-		"%d not held (routed nowhere, merged, overwritten or evicted); %d rewards; λ=%.2f",
-		st.Steps, st.Core, st.Short, gone, st.Rewards, st.Lambda)
+		"%d not held (routed nowhere, merged, overwritten or evicted); λ=%.2f",
+		st.Steps, st.Core, st.Short, gone, st.Lambda)
 }
 
 // brief keeps the first n+1 lines of an explanation: the unit and the start

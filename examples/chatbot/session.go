@@ -23,7 +23,17 @@ type session struct {
 	// memory takes no rewards.
 	rw  *callbacks.Rewarder
 	out io.Writer
+	// replies counts the answers of this session, rated the number of
+	// rewards :good and :bad have sent: the same on every memory.
+	replies, rated int
 }
+
+// nothingLoaded and nothingToRate answer :why and :good or :bad before the
+// chat has given an answer, whatever the memory.
+const (
+	nothingLoaded = "Nothing loaded yet: say or ask something first; :why then shows what the memory chose for the answer."
+	nothingToRate = "Nothing to rate yet: :good and :bad rate the last answer, and there has been none."
+)
 
 const help = `Type a message and press Enter. Commands:
   :why    what the memory kept and dropped for the last answer, and why
@@ -76,6 +86,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	}
 
 	fmt.Fprintf(stdout, "engram chatbot: memory %s, budget %d tokens, model %s\n", c.memory, c.budget, c.llm)
+	fmt.Fprintf(stdout, "After a few exchanges the history outgrows %d tokens and the memory must choose: :why shows what it kept and dropped.\n", c.budget)
 	if c.llm == "local" {
 		fmt.Fprintln(stdout, standIn)
 	}
@@ -118,16 +129,27 @@ func (s *session) handle(ctx context.Context, line string) error {
 	case ":help":
 		fmt.Fprintln(s.out, help)
 	case ":why":
+		if s.mem.rec.loads() == 0 {
+			fmt.Fprintln(s.out, nothingLoaded)
+			return nil
+		}
 		fmt.Fprintln(s.out, s.mem.why())
 	case ":stats":
 		fmt.Fprintln(s.out, s.mem.stats())
-		if s.rw != nil {
-			st := s.rw.Stats()
-			fmt.Fprintf(s.out, "rewards: %d events delivered, %d failed, %d dropped\n", st.Delivered, st.Failed, st.Dropped)
+		if s.rw == nil {
+			fmt.Fprintln(s.out, "rewards: none (this memory does not learn from feedback)")
+			return nil
 		}
+		st := s.rw.Stats()
+		fmt.Fprintf(s.out, "rewards: %d sent with :good and :bad; the rewarder delivered %d events, %d failed, %d dropped\n",
+			s.rated, st.Delivered, st.Failed, st.Dropped)
 	case ":good", ":bad":
 		if s.rw == nil {
 			fmt.Fprintln(s.out, "This memory does not learn from feedback; try -memory dmem or rd.")
+			return nil
+		}
+		if s.replies == 0 {
+			fmt.Fprintln(s.out, nothingToRate)
 			return nil
 		}
 		rating := callbacks.ThumbsUp
@@ -140,9 +162,10 @@ func (s *session) handle(ctx context.Context, line string) error {
 			return err
 		}
 		if s.rw.Stats().Failed > failed {
-			fmt.Fprintln(s.out, "The memory could not take the reward (is there an answer to rate yet?).")
+			fmt.Fprintln(s.out, "The memory could not take the reward.")
 			return nil
 		}
+		s.rated++
 		fmt.Fprintf(s.out, "Sent a reward of %+g to the memory.\n", rating)
 	default:
 		if strings.HasPrefix(cmd, ":") {
@@ -156,6 +179,7 @@ func (s *session) handle(ctx context.Context, line string) error {
 			fmt.Fprintln(s.out, "error:", err)
 			return nil
 		}
+		s.replies++
 		fmt.Fprintln(s.out, strings.TrimSpace(reply))
 	}
 	return nil
