@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"slices"
 
 	"github.com/engram-go/engram/embed"
 	"github.com/engram-go/engram/internal/glove"
@@ -38,13 +39,6 @@ func (ls lines) Vector(i int) relevance.Vector { return ls[i] }
 func (lines) Near(int, int) int                { return -1 }
 
 // best returns the index of the line of ls that best answers question, or
-// false if none is about it. Lines are ranked by the project's relevance
-// (relevance.Score: stemmed BM25 beside GloVe sentence cosine, over an
-// index of these lines alone) plus how closely the question's words meet
-// the line's (wordsMeet); a line counts only if it shares a word with the
-// question or its words meet the question's at relatedWords. Ties go to the
-// more recent line.
-// best returns the index of the line of ls that best answers question, or
 // false if none is about it (see relatedWords). A line's score is its
 // wordsMeet plus relevanceShare of its relevance.Score — stemmed BM25 beside
 // GloVe sentence cosine, over an index of these lines alone. Ties go to the
@@ -76,24 +70,28 @@ func best(question string, ls []string) (int, bool) {
 // averaged with the words' SIF weights, so that rare words count more. A
 // question is mostly one or two content words ("What is my job?"), which a
 // sentence's mean vector dilutes; matched word to word they meet their
-// paraphrase ("I work as a marine biologist"). It is 0 when q has no word
-// GloVe holds.
+// paraphrase ("I work as a marine biologist"). It is 0 when q has no
+// content word.
 func wordsMeet(q, l string) float64 {
+	lw := glove.Words(l)
 	var lv []wordVec
-	for _, w := range glove.Words(l) {
+	for _, w := range lw {
 		if v, ok := vectorOf(w); ok {
 			lv = append(lv, v)
 		}
 	}
 	sum, weights := 0.0, 0.0
 	for _, w := range glove.Words(q) {
-		qv, ok := vectorOf(w)
-		if !ok {
+		if text.IsStop(w) {
 			continue
 		}
 		near := 0.0
-		for _, v := range lv {
-			near = max(near, similarity(qv, v))
+		if qv, ok := vectorOf(w); ok {
+			for _, v := range lv {
+				near = max(near, similarity(qv, v))
+			}
+		} else if slices.Contains(lw, w) {
+			near = 1 // a word GloVe lacks ("kiwi-7731") meets only itself
 		}
 		sum += glove.Weight(w) * near
 		weights += glove.Weight(w)

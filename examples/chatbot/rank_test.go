@@ -37,3 +37,12 @@ func TestBestOfNone(t *testing.T) {
 		t.Error("best of no lines found one")
 	}
 }
+
+func TestWordsMeetUnknownWords(t *testing.T) {
+	if m := wordsMeet("Is it kiwi-7731?", "The wifi password is kiwi-7731."); m != 1 {
+		t.Errorf("a word GloVe lacks, said again: wordsMeet %.2f, want 1", m)
+	}
+	if m := wordsMeet("Is it kiwi-7731?", "The wifi password is plum-2210."); m >= relatedWords {
+		t.Errorf("a word GloVe lacks, not said: wordsMeet %.2f, want below %.2f", m, relatedWords)
+	}
+}
