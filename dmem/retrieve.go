@@ -10,9 +10,11 @@ import (
 	"strings"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/embed"
 	"github.com/engram-go/engram/internal/knapsack"
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
+	"github.com/tmc/langchaingo/embeddings"
 	"github.com/tmc/langchaingo/schema"
 	"github.com/tmc/langchaingo/vectorstores"
 )
@@ -39,6 +41,17 @@ func (m *Memory) lambda() float64 {
 // dialogue 2 loses 0.11 of recall at 1,024 tokens against 12; 12 and 16 are
 // level (README, "What relevance weighs").
 const packSharpness = 12
+
+// relevancePrefix is how many leading components of e's vectors relevance
+// compares: the GloVe part of engram's own embedder beside its hashed half
+// (the hashed half serves admission and merging, which must see numbers;
+// relevance measured better on GloVe alone), all of them otherwise.
+func relevancePrefix(e embeddings.Embedder) int {
+	if x, ok := e.(*embed.Embedder); ok && x.GloVeShare() > 0 && x.GloVeShare() < 1 {
+		return embed.GloVeDimensions
+	}
+	return 0
+}
 
 // exactScan is the most units an in-memory load compares the query with one
 // by one instead of asking the vector index for the nearest: at this size a
@@ -156,7 +169,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 	defer m.mu.RUnlock()
 	now := m.st.Seq
 	lambda := m.lambda()
-	seen := make(map[*unit]bool)
+	seen := make(map[*unit]bool, 2*m.opts.candidates+len(m.short))
 	var cs []cand
 	var rel []float64 // relevance by candidate
 	add := func(u *unit, r float64) {
@@ -202,7 +215,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 		for _, u := range m.short {
 			docs = append(docs, u.slot)
 		}
-		q := relevance.NewQuery(query, qvec)
+		q := relevance.NewQuery(query, embed.Normalized(m.words.cut(qvec)))
 		var all []float64
 		if m.w == nil && m.words.Len() <= exactScan {
 			all = relevance.Score(q, m.words.ix, m.words)

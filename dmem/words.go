@@ -16,15 +16,18 @@ import (
 // read it under the read lock (a relevance index is safe to read
 // concurrently).
 type words struct {
-	ix    *relevance.Index
-	slots []*unit    // by slot; nil once the unit left
-	names [][]string // by slot: the names the unit mentions
-	empty int        // slots emptied since the last rebuild
+	ix     *relevance.Index
+	slots  []*unit    // by slot; nil once the unit left
+	names  [][]string // by slot: the names the unit mentions
+	empty  int        // slots emptied since the last rebuild
+	prefix int        // leading embedding components relevance compares; 0 for all
 }
 
 var _ relevance.Corpus = (*words)(nil)
 
-func newWords() *words { return &words{ix: relevance.NewIndex()} }
+// newWords returns an empty index whose relevance compares the first
+// prefix components of embeddings (all of them for 0).
+func newWords(prefix int) *words { return &words{ix: relevance.NewIndex(), prefix: prefix} }
 
 // lexis is what the words index keeps of a unit's text: its terms and the
 // names it mentions. Finding them is most of the cost of indexing, so a new
@@ -64,7 +67,7 @@ func (w *words) remove(u *unit) {
 
 func (w *words) rebuild() {
 	old, names := w.slots, w.names
-	*w = words{ix: relevance.NewIndex(), slots: make([]*unit, 0, len(old)-w.empty), names: make([][]string, 0, len(old)-w.empty)}
+	*w = words{ix: relevance.NewIndex(), prefix: w.prefix, slots: make([]*unit, 0, len(old)-w.empty), names: make([][]string, 0, len(old)-w.empty)}
 	for i, u := range old {
 		if u != nil {
 			w.add(u, lexis{terms: text.Terms(u.Text), names: names[i]})
@@ -85,12 +88,20 @@ func (w *words) Len() int { return len(w.slots) }
 
 func (w *words) Vector(i int) relevance.Vector {
 	if u := w.slots[i]; u != nil {
-		return relevance.Dense(u.Embedding)
+		return relevance.Dense(w.cut(u.Embedding))
 	}
 	return relevance.Vector{}
 }
 
 func (w *words) Names(i int) []string { return w.names[i] }
+
+// cut returns the part of an embedding that relevance compares.
+func (w *words) cut(v []float32) []float32 {
+	if w.prefix > 0 && len(v) >= w.prefix {
+		return v[:w.prefix]
+	}
+	return v
+}
 
 // Near returns the slot k after slot i, or −1 if it is out of range or
 // empty. Slots are in step order.

@@ -106,6 +106,11 @@ func (e *Embedder) hashDim() int {
 	return e.dim
 }
 
+// GloVeShare returns the weight of the GloVe part (see [WithGloVeShare]).
+// When it is above 0 the vector's first [GloVeDimensions] components are
+// the GloVe part, scaled by its square root.
+func (e *Embedder) GloVeShare() float64 { return e.gloveShare() }
+
 func (e *Embedder) gloveShare() float64 {
 	if !e.shareSet {
 		return DefaultGloVeShare

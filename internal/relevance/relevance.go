@@ -1,7 +1,6 @@
 package relevance
 
 import (
-	"container/heap"
 	"slices"
 
 	"github.com/engram-go/engram/internal/text"
@@ -134,43 +133,58 @@ func mix(q Query, ix *Index, c Corpus, lex, cos []float64) []float64 {
 func Top(xs []float64, k int) []int { return topK(xs, k) }
 
 // topK returns the indices of the k largest values of xs, largest first,
-// ties to the lower index, in O(n log k).
+// ties to the lower index, in O(n log k). The heap is written out: loads
+// run it over every unit, and container/heap's interface calls cost more
+// than the comparisons.
 func topK(xs []float64, k int) []int {
 	if k <= 0 {
 		return nil
 	}
-	less := func(a, b int) bool { return xs[a] < xs[b] || (xs[a] == xs[b] && a > b) }
-	h := &minHeap{less: less}
-	for i := range xs {
-		switch {
-		case len(h.idx) < k:
-			heap.Push(h, i)
-		case less(h.idx[0], i):
-			h.idx[0] = i
-			heap.Fix(h, 0)
+	// worse reports whether a ranks below b.
+	worse := func(a, b int) bool { return xs[a] < xs[b] || (xs[a] == xs[b] && a > b) }
+	h := make([]int, 0, min(k, len(xs))) // the worst kept on top
+	down := func(i int) {
+		for {
+			l := 2*i + 1
+			if l >= len(h) {
+				return
+			}
+			j := l
+			if r := l + 1; r < len(h) && worse(h[r], h[l]) {
+				j = r
+			}
+			if !worse(h[j], h[i]) {
+				return
+			}
+			h[i], h[j] = h[j], h[i]
+			i = j
 		}
 	}
-	out := make([]int, len(h.idx))
+	for i := range xs {
+		switch {
+		case len(h) < k:
+			h = append(h, i)
+			for c := len(h) - 1; c > 0; {
+				p := (c - 1) / 2
+				if !worse(h[c], h[p]) {
+					break
+				}
+				h[c], h[p] = h[p], h[c]
+				c = p
+			}
+		case worse(h[0], i):
+			h[0] = i
+			down(0)
+		}
+	}
+	out := make([]int, len(h))
 	for j := len(out) - 1; j >= 0; j-- {
-		out[j] = heap.Pop(h).(int)
+		out[j] = h[0]
+		h[0] = h[len(h)-1]
+		h = h[:len(h)-1]
+		down(0)
 	}
 	return out
-}
-
-// minHeap holds indices, smallest by less on top.
-type minHeap struct {
-	idx  []int
-	less func(a, b int) bool
-}
-
-func (h *minHeap) Len() int           { return len(h.idx) }
-func (h *minHeap) Less(i, j int) bool { return h.less(h.idx[i], h.idx[j]) }
-func (h *minHeap) Swap(i, j int)      { h.idx[i], h.idx[j] = h.idx[j], h.idx[i] }
-func (h *minHeap) Push(x any)         { h.idx = append(h.idx, x.(int)) }
-func (h *minHeap) Pop() any {
-	x := h.idx[len(h.idx)-1]
-	h.idx = h.idx[:len(h.idx)-1]
-	return x
 }
 
 // Mix writes into rel the weighted sum of lex and cos, each first divided by

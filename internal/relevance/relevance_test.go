@@ -244,3 +244,32 @@ func TestComponents(t *testing.T) {
 		t.Error("restore did not restore")
 	}
 }
+
+// topK agrees with a full sort on random values, ties included.
+func TestTopKMatchesSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	for trial := range 200 {
+		xs := make([]float64, r.IntN(60))
+		for i := range xs {
+			xs[i] = float64(r.IntN(8)) // many ties
+		}
+		k := r.IntN(70)
+		idx := make([]int, len(xs))
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortStableFunc(idx, func(a, b int) int {
+			switch {
+			case xs[a] > xs[b]:
+				return -1
+			case xs[a] < xs[b]:
+				return 1
+			}
+			return a - b
+		})
+		want := idx[:min(k, len(idx))]
+		if got := topK(xs, k); !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+			t.Fatalf("trial %d: topK(%v, %d) = %v, want %v", trial, xs, k, got, want)
+		}
+	}
+}
