@@ -14,9 +14,23 @@ import (
 	"time"
 
 	"github.com/tmc/langchaingo/schema"
+
+	"github.com/engram-go/engram/embed"
 )
 
 const crashEnv = "DMEM_CRASH_DIR"
+
+// crashOptions opens the crash test's memory in dir with the hashed
+// embedder alone: durability does not depend on the vectors, and each child
+// process would otherwise decode the GloVe table again, which under -race
+// takes seconds a round.
+func crashOptions(t *testing.T, dir string) []Option {
+	e, err := embed.New(embed.WithGloVeShare(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []Option{WithPath(dir), WithEmbedder(e)}
+}
 
 // TestCrashChild is the child process of TestCrashSafety: it writes to the
 // memory in the directory crashEnv names from two goroutines, printing
@@ -27,7 +41,7 @@ func TestCrashChild(t *testing.T) {
 		t.Skip("child process of TestCrashSafety")
 	}
 	round, _ := strconv.Atoi(os.Getenv("DMEM_CRASH_ROUND"))
-	m, err := New(bg, WithPath(dir))
+	m, err := New(bg, crashOptions(t, dir)...)
 	if err != nil {
 		fmt.Println("open failed:", err)
 		os.Exit(3)
@@ -133,7 +147,7 @@ func TestCrashSafety(t *testing.T) {
 			n++
 		}
 
-		m, err := New(bg, WithPath(dir))
+		m, err := New(bg, crashOptions(t, dir)...)
 		if err != nil {
 			t.Fatalf("round %d: reopen: %v", round, err)
 		}
