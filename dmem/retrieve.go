@@ -132,16 +132,31 @@ func (m *Memory) history(ctx context.Context, query string, budget int) (string,
 // are the nearest core units by one vector query (no second scan of the
 // embeddings); the lexical ones the best by internal/relevance over the
 // words index, which also scores the semantic ones; then the short-term
-// buffer and the group partners of all of them.
+// buffer and the group partners of tool calls and results. A memory in
+// process holding at most exactScan units skips the vector index and
+// scores every unit; with engram's own embedder it then embeds the query's
+// GloVe part alone, all that relevance compares.
 func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
+	m.mu.RLock()
+	small, dim := m.w == nil && m.words.Len() <= exactScan, m.st.Dim
+	m.mu.RUnlock()
 	var qvec []float32
+	part := false // qvec is the GloVe part alone, its dimensions checked
 	if strings.TrimSpace(query) != "" {
-		v, err := m.opts.embedder.EmbedQuery(ctx, query)
-		if err != nil {
-			return nil, fmt.Errorf("dmem: embed query: %w", err)
-		}
-		if qvec, err = normalised(v); err != nil {
-			return nil, fmt.Errorf("dmem: embed query: %w", err)
+		own, _ := m.opts.embedder.(*embed.Embedder)
+		if part = small && m.words.prefix > 0 && own != nil && (dim == 0 || own.Dimensions() == dim); part {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("dmem: embed query: %w", err)
+			}
+			qvec = own.GloVePart(query)
+		} else {
+			v, err := m.opts.embedder.EmbedQuery(ctx, query)
+			if err != nil {
+				return nil, fmt.Errorf("dmem: embed query: %w", err)
+			}
+			if qvec, err = normalised(v); err != nil {
+				return nil, fmt.Errorf("dmem: embed query: %w", err)
+			}
 		}
 	}
 
@@ -150,7 +165,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 		m.mu.RUnlock()
 		return nil, fmt.Errorf("dmem: load: %w", engram.ErrClosed)
 	}
-	if qvec != nil && m.st.Dim != 0 && len(qvec) != m.st.Dim {
+	if qvec != nil && m.st.Dim != 0 && len(qvec) != m.st.Dim && !part {
 		m.mu.RUnlock()
 		return nil, fmt.Errorf("dmem: query embedding has %d dimensions, memory has %d: %w", len(qvec), m.st.Dim, engram.ErrInvalidInput)
 	}
@@ -193,7 +208,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 				foreign = append(foreign, h)
 			}
 		}
-	case semantic && m.words.Len() <= exactScan:
+	case semantic && small:
 		// Small enough to compare the query with every unit (below):
 		// cheaper than the vector index's scan, and exact.
 	case semantic:
@@ -217,7 +232,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 		}
 		q := relevance.NewQuery(query, embed.Normalized(m.words.cut(qvec)))
 		var all []float64
-		if m.w == nil && m.words.Len() <= exactScan {
+		if small {
 			all = relevance.Score(q, m.words.ix, m.words)
 		} else {
 			all = relevance.ScoreSubset(q, m.words.ix, m.words, docs)
@@ -239,7 +254,12 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 		for _, u := range m.short {
 			add(u, relOf(u))
 		}
+		// A tool call and its results are packed together, so each
+		// brings the rest of its group; a turn is packed on its own.
 		for i := 0; i < len(cs); i++ {
+			if cs[i].role == engram.RoleHuman || cs[i].role == engram.RoleAI {
+				continue
+			}
 			for _, u := range m.groups[cs[i].group] {
 				add(u, relOf(u))
 			}
@@ -315,20 +335,23 @@ func score(cs []cand, rel []float64, lambda float64) {
 // chronological order. The rendered lines cost exactly the sum of the
 // units' cached counts, the last without its newline.
 func (m *Memory) pack(cs []cand, budget int) ([]cand, error) {
-	itemOf := make(map[int64]int)
-	var items []knapsack.Item
-	var members [][]int
+	var itemOf map[int64]int // for tool groups, made when first needed
+	items := make([]knapsack.Item, 0, len(cs))
+	members := make([][]int, 0, len(cs))
 	for i, c := range cs {
 		// A message is selected on its own (see ratedistortion's load); a
 		// tool call and its results only together.
-		g := c.group
-		if c.role == engram.RoleHuman || c.role == engram.RoleAI {
-			g = -1 - int64(i)
+		k, ok := 0, false
+		if c.role != engram.RoleHuman && c.role != engram.RoleAI {
+			if itemOf == nil {
+				itemOf = make(map[int64]int)
+			}
+			if k, ok = itemOf[c.group]; !ok {
+				itemOf[c.group] = len(items)
+			}
 		}
-		k, ok := itemOf[g]
 		if !ok {
 			k = len(items)
-			itemOf[g] = k
 			items = append(items, knapsack.Item{})
 			members = append(members, nil)
 		}

@@ -106,6 +106,14 @@ func (e *Embedder) hashDim() int {
 	return e.dim
 }
 
+// GloVePart returns the GloVe part of s's embedding at unit length (zero
+// if s has no word GloVe knows), [GloVeDimensions] long: with a GloVe share
+// above 0, the first components of Embed(s) divided by the share's square
+// root, without computing the rest.
+func (e *Embedder) GloVePart(s string) []float32 {
+	return glove.Embed(make([]float32, 0, GloVeDimensions), s)
+}
+
 // GloVeShare returns the weight of the GloVe part (see [WithGloVeShare]).
 // When it is above 0 the vector's first [GloVeDimensions] components are
 // the GloVe part, scaled by its square root.
