@@ -34,6 +34,7 @@ var seriesColors = []color.Color{
 	color.RGBA{136, 34, 85, 255},   // wine
 	color.RGBA{0, 0, 0, 255},       // black
 	color.RGBA{128, 128, 128, 255}, // grey
+	color.RGBA{153, 153, 51, 255},  // olive
 }
 
 // seriesShapes are the markers, one per memory, so that lines that overlap

@@ -132,8 +132,8 @@ func TestCalibration(t *testing.T) {
 // issue 12's goals: at least 0.05 above stemmed BM25 + GloVe cosine at
 // 512, 1,024 and 2,048 tokens and above it at 4,096, never below stemmed
 // BM25, at least 0.80 at 1,024 and 0.88 at 2,048, no answer over budget,
-// and ratedistortion's label-free gate at least level with the hand-set
-// weights. It replays 2,760 turns per memory and budget (about a minute),
+// and each backend's label-free gate (WithGate, loaded before each save as
+// an agent loop does) at least level with its hand-set weights. It replays 2,760 turns per memory and budget (about a minute),
 // so it runs only with ENGRAM_EVAL=1, as .ci/run sets it.
 func TestRealDialogue(t *testing.T) {
 	if os.Getenv("ENGRAM_EVAL") == "" {
@@ -150,7 +150,7 @@ func TestRealDialogue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms, err := Select(All(), "rd,dmem,rd-gate,bm25,bm25glove")
+	ms, err := Select(All(), "rd,dmem,rd-gate,dmem-gate,bm25,bm25glove")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,9 +180,12 @@ func TestRealDialogue(t *testing.T) {
 			}
 		}
 		// The label-free gate at least matches the hand-set weights.
-		hand, _ := Find(rs, "rd", budget)
-		if g, _ := Find(rs, "rd-gate", budget); g.Recall < hand.Recall {
-			t.Errorf("rd-gate at %d tokens: recall %.3f below the hand-set weights' %.3f", budget, g.Recall, hand.Recall)
+		for _, pair := range [][2]string{{"rd-gate", "rd"}, {"dmem-gate", "dmem"}} {
+			g, _ := Find(rs, pair[0], budget)
+			hand, _ := Find(rs, pair[1], budget)
+			if g.Recall < hand.Recall {
+				t.Errorf("%s at %d tokens: recall %.3f below the hand-set weights' %.3f", pair[0], budget, g.Recall, hand.Recall)
+			}
 		}
 	}
 }

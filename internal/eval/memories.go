@@ -108,6 +108,17 @@ func Gates() []Memory {
 		{Name: "rd-gate", Engram: true, New: func(_ context.Context, budget int, _ *dataset.Sample) (schema.Memory, error) {
 			return newAgentLoop(budget)
 		}},
+		{Name: "dmem-gate", Engram: true, New: func(ctx context.Context, budget int, _ *dataset.Sample) (schema.Memory, error) {
+			g, err := gate.New()
+			if err != nil {
+				return nil, err
+			}
+			m, err := dmem.New(ctx, dmem.WithTokenBudget(budget), dmem.WithGate(g))
+			if err != nil {
+				return nil, err
+			}
+			return &dmemLoop{m}, nil
+		}, Close: func(m schema.Memory) error { return m.(*dmemLoop).Close() }},
 		{Name: "rd-gate-sup", Engram: true, New: func(ctx context.Context, budget int, _ *dataset.Sample) (schema.Memory, error) {
 			g, err := supervisedGate(ctx)
 			if err != nil {
@@ -146,6 +157,22 @@ func (a *agentLoop) SaveContext(ctx context.Context, in, out map[string]any) err
 		}
 	}
 	return a.Buffer.SaveContext(ctx, in, out)
+}
+
+// dmemLoop is dmem with a learned gate (WithGate), loaded before each turn
+// is saved as an agent loop does, so that what it returned can consolidate
+// and the gate learn from it.
+type dmemLoop struct {
+	*dmem.Memory
+}
+
+func (d *dmemLoop) SaveContext(ctx context.Context, in, out map[string]any) error {
+	if q, _ := in["input"].(string); q != "" {
+		if _, err := d.Memory.LoadMemoryVariables(ctx, map[string]any{"input": q}); err != nil {
+			return err
+		}
+	}
+	return d.Memory.SaveContext(ctx, in, out)
 }
 
 func distinct(ts []string) []string {
