@@ -23,7 +23,7 @@ type words struct {
 	prefix int        // leading embedding components relevance compares; 0 for all
 }
 
-var _ relevance.Corpus = (*words)(nil)
+var _ relevance.DenseCorpus = (*words)(nil)
 
 // newWords returns an empty index whose relevance compares the first
 // prefix components of embeddings (all of them for 0).
@@ -94,6 +94,15 @@ func (w *words) Vector(i int) relevance.Vector {
 }
 
 func (w *words) Names(i int) []string { return w.names[i] }
+
+// Dense returns the part of slot i's embedding relevance compares, nil if
+// the slot is empty.
+func (w *words) Dense(i int) []float32 {
+	if u := w.slots[i]; u != nil {
+		return w.cut(u.Embedding)
+	}
+	return nil
+}
 
 // cut returns the part of an embedding that relevance compares.
 func (w *words) cut(v []float32) []float32 {

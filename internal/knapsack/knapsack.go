@@ -134,13 +134,21 @@ func newState(items []Item, adj [][]neighbour) *state {
 	return &state{items: items, adj: adj, cov: make([]float64, len(items)), in: make([]bool, len(items))}
 }
 
+// nbrs returns the items redundant with i.
+func (s *state) nbrs(i int) []neighbour {
+	if s.adj == nil {
+		return nil
+	}
+	return s.adj[i]
+}
+
 // gain returns F(S ∪ {i}) − F(S).
 func (s *state) gain(i int) float64 {
 	if s.in[i] {
 		return 0
 	}
 	g := s.items[i].Weight * (1 - s.cov[i])
-	for _, n := range s.adj[i] {
+	for _, n := range s.nbrs(i) {
 		if d := n.r - s.cov[n.j]; d > 0 {
 			g += s.items[n.j].Weight * d
 		}
@@ -158,7 +166,7 @@ func (s *state) add(i int, log []undo) []undo {
 	log = append(log, undo{i, s.cov[i]})
 	s.value += s.items[i].Weight * (1 - s.cov[i])
 	s.cov[i] = 1
-	for _, n := range s.adj[i] {
+	for _, n := range s.nbrs(i) {
 		if n.r > s.cov[n.j] {
 			log = append(log, undo{n.j, s.cov[n.j]})
 			s.value += s.items[n.j].Weight * (n.r - s.cov[n.j])
@@ -199,7 +207,10 @@ func Solve(p Problem) (Solution, error) {
 			return Solution{}, fmt.Errorf("knapsack: item %d: cost %d, weight %v", i, it.Cost, it.Weight)
 		}
 	}
-	adj := make([][]neighbour, n)
+	var adj [][]neighbour // nil without edges: most loads have few or none
+	if len(p.Edges) > 0 {
+		adj = make([][]neighbour, n)
+	}
 	seen := make(map[[2]int]bool, len(p.Edges))
 	for _, e := range p.Edges {
 		if e.A < 0 || e.A >= n || e.B < 0 || e.B >= n || e.A == e.B || !(e.R > 0 && e.R <= 1) {
@@ -297,7 +308,7 @@ func greedy(s0 *state, free []int, budget int) ([]int, float64) {
 		}
 		// An item with no redundancy edge keeps its gain whatever is
 		// added: only a neighbour's addition makes it stale.
-		if top.round != round && len(s.adj[top.i]) > 0 {
+		if top.round != round && len(s.nbrs(top.i)) > 0 {
 			// Gains only shrink as S grows, so a stale top is re-evaluated;
 			// if it is still on top it is the best.
 			h[0].gain, h[0].round = s.gain(top.i), round
@@ -445,7 +456,7 @@ func (s *state) loss(i int) float64 {
 			return 1
 		}
 		c := 0.0
-		for _, n := range s.adj[j] {
+		for _, n := range s.nbrs(j) {
 			if s.in[n.j] && n.j != i && n.r > c {
 				c = n.r
 			}
@@ -453,7 +464,7 @@ func (s *state) loss(i int) float64 {
 		return c
 	}
 	l := s.items[i].Weight * (1 - covWithout(i))
-	for _, n := range s.adj[i] {
+	for _, n := range s.nbrs(i) {
 		l += s.items[n.j].Weight * (s.cov[n.j] - covWithout(n.j))
 	}
 	return l

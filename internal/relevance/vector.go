@@ -32,6 +32,9 @@ func Compress(v []float32) Vector {
 	return s
 }
 
+// DenseOrNil returns v's components if it is stored dense, nil if sparse.
+func (v Vector) DenseOrNil() []float32 { return v.dense }
+
 // Len returns the vector's dimension.
 func (v Vector) Len() int { return v.dim }
 
