@@ -106,7 +106,7 @@ type pool []*entry
 
 func (p pool) Len() int                      { return len(p) }
 func (p pool) Vector(i int) relevance.Vector { return p[i].vec }
-func (p pool) Dense(i int) []float32 { return p[i].vec.DenseOrNil() }
+func (p pool) Dense(i int) []float32         { return p[i].vec.DenseOrNil() }
 func (p pool) Near(i, k int) int {
 	if j := i + k; j >= 0 && j < len(p) {
 		return j
