@@ -20,13 +20,14 @@
 // learned gate ([WithGate], package gate) may scale these priorities by what
 // it learns from the rewards that follow loads.
 // A load fuses λ·relevance + (1 − λ)·salience over its candidates — the
-// nearest units of one chromem query, the best by words, the short-term
-// buffer and their group partners — λ moving toward value as rewards
-// accumulate. Relevance is engram's one measure (internal/relevance: BM25
-// over words and WordNet concepts, cosine, names, answer types, novelty),
-// kept over the resident units in an in-memory index rebuilt on open; a
-// unit's novelty is judged once, against every step before it, and stored. The load packs
-// groups (a human turn with its reply) into the exact token budget with
+// best units by relevance (every unit scored while an in-process memory
+// holds at most a few thousand; beyond that, or with a store, the nearest
+// of one vector query and the best by words), the short-term buffer, and
+// the rest of any tool call's group — λ moving toward value as rewards
+// accumulate. Relevance is engram's one measure (internal/relevance: BM25,
+// GloVe cosine, the neighbouring turns, the speaker), kept over the
+// resident units in an in-memory index rebuilt on open. The load packs
+// turns, each on its own, into the exact token budget with
 // internal/knapsack, the selector every engram memory uses. It renders one
 // "Human: …" / "AI: …" line per unit, as langchaingo does, except that a
 // line break inside a unit's text ("\n", "\r\n", "\r", U+2028 and the other

@@ -3,8 +3,8 @@
 //
 // A vector has two parts, each of unit length, weighted so that the dot
 // product of two vectors is w·cos_glove + (1−w)·cos_hashed, w the GloVe
-// share ([WithGloVeShare]; [DefaultGloVeShare], for now 0, leaves the
-// GloVe part out):
+// share ([WithGloVeShare]; [DefaultGloVeShare] is 1, GloVe alone, 100
+// dimensions; 0 is the hashed part alone):
 //
 //	[ √w · GloVe (100) | √(1−w) · hashed (512) ]
 //
@@ -16,7 +16,8 @@
 // The hashed part is a bag of features — stemmed content words, pairs of
 // neighbouring words, character 4-grams of each word (so "adopt" and
 // "adoption" overlap), and each word's WordNet concepts (so "dad" meets
-// "father", "sofa" meets "couch") — each weighted sublinearly (1 + ln tf),
+// "father", "sofa" meets "couch"; left out beside GloVe, which carries
+// that meaning) — each weighted sublinearly (1 + ln tf),
 // hashed with a sign into a fixed number of dimensions ([WithDimensions]).
 // It holds the wording, names and numbers GloVe blurs.
 //

@@ -15,10 +15,12 @@
 // F is monotone submodular, so a second copy of something kept adds little.
 // Selection (internal/knapsack) is exact by branch and bound when few groups
 // compete, otherwise a lazy cost-benefit greedy; [Explanation] reports the
-// gap to an LP upper bound. A human turn and its reply, a tool call and its
-// results, are one group, kept or dropped together; pinned units always stay.
-// What is kept is rendered in chronological order after a one-line summary of
-// what was left out (extractive, or by a model given [WithSummarizer]).
+// gap to an LP upper bound. Each turn is selected on its own (on real
+// dialogue keeping a turn with its reply cost recall); a tool call and its
+// results are one group, kept or dropped together; pinned units always stay.
+// What is kept is rendered in chronological order, after a one-line summary
+// of what was left out when [WithSummaryShare] reserves room for one
+// (extractive, or by a model given [WithSummarizer]).
 //
 // Token counts are exact: each rendered line ends in "\n" and starts with a
 // visible prefix, which the tokenizer never merges across, so the rendered

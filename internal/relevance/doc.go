@@ -1,9 +1,11 @@
-// Package relevance is engram's one measure of how well a stored unit
-// answers a query: a hybrid of lexical BM25 (internal/lexical) and embedding
-// cosine similarity, each scaled by its maximum over the candidates so that
-// neither swamps the other. On top of the two it weighs the names a query
-// shares with a unit, the kind of answer the question asks for, and the
-// unit's novelty — how many words it brought that no earlier unit used —
-// since a stated fact is mostly first mentions and small talk is not.
-// Every backend ranks through it.
+// Package relevance is engram's one measure of how well a stored turn
+// answers a query, derived on real dialogue (LoCoMo; README, "What
+// relevance weighs"): stemmed BM25 (internal/lexical) and embedding cosine
+// (GloVe sentence vectors by default), each scaled by its maximum; then
+// each turn inherits a share of its neighbours' relevance, because in
+// conversation the turn that holds a fact often shares no word with the
+// question about it while the turn before or after does; then a cue for
+// a turn whose speaker the question names, and a smaller one for a turn
+// that answers a question. Every backend ranks through it; [SetOff]
+// switches parts off for an ablation.
 package relevance
