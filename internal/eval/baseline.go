@@ -109,23 +109,33 @@ func (m *bm25) LoadMemoryVariables(_ context.Context, in map[string]any) (map[st
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	score := make([]float64, len(m.text))
+	m.index.Score(queryTerms(q), score)
+	return map[string]any{"history": m.packBest(score)}, nil
+}
+
+// queryTerms returns q's stemmed content words, each of weight 1.
+func queryTerms(q string) map[string]float64 {
 	terms := make(map[string]float64)
 	for _, t := range text.Terms(q) {
 		terms[t] = 1
 	}
-	m.index.Score(terms, score)
+	return terms
+}
+
+// packBest packs the lines best score first; ties (and lines with no
+// match) go newest first, as a buffer would.
+func (l *lines) packBest(score []float64) string {
 	order := make([]int, len(score))
 	for i := range order {
 		order[i] = i
 	}
-	// Ties (and turns with no match) go newest first, as a buffer would.
 	sort.SliceStable(order, func(a, b int) bool {
 		if score[order[a]] != score[order[b]] {
 			return score[order[a]] > score[order[b]]
 		}
 		return order[a] > order[b]
 	})
-	return map[string]any{"history": m.pack(order)}, nil
+	return l.pack(order)
 }
 
 // oracle is handed each question's evidence: it returns the evidence turns,

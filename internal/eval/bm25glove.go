@@ -3,7 +3,6 @@ package eval
 import (
 	"context"
 	"math"
-	"sort"
 
 	"github.com/engram-go/engram/internal/glove"
 	"github.com/engram-go/engram/internal/lexical"
@@ -101,11 +100,7 @@ func (m *bm25GloVe) LoadMemoryVariables(_ context.Context, in map[string]any) (m
 		m.vecsAt = n
 	}
 	lex := make([]float64, n)
-	terms := make(map[string]float64)
-	for _, t := range text.Terms(q) {
-		terms[t] = 1
-	}
-	m.index.Score(terms, lex)
+	m.index.Score(queryTerms(q), lex)
 	var qws []string
 	for _, w := range glove.Words(q) {
 		if !text.IsStop(w) {
@@ -131,17 +126,7 @@ func (m *bm25GloVe) LoadMemoryVariables(_ context.Context, in map[string]any) (m
 			score[i] += 0.5 * cos[i] / mc
 		}
 	}
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool {
-		if score[order[a]] != score[order[b]] {
-			return score[order[a]] > score[order[b]]
-		}
-		return order[a] > order[b]
-	})
-	return map[string]any{"history": m.pack(order)}, nil
+	return map[string]any{"history": m.packBest(score)}, nil
 }
 
 func maxOf(xs []float64) float64 {
