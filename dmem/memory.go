@@ -91,6 +91,9 @@ type pendingStep struct {
 // restoring what its namespace ([WithNamespace]) holds. New starts no
 // goroutine.
 func New(ctx context.Context, opts ...Option) (*Memory, error) {
+	if err := memvars.Context(ctx); err != nil {
+		return nil, fmt.Errorf("dmem: new: %w", err)
+	}
 	o := defaults()
 	for _, opt := range opts {
 		opt(&o)
@@ -240,6 +243,9 @@ func (m *Memory) MemoryVariables(context.Context) []string { return []string{m.o
 // is stored with U+FFFD in place of bad bytes, and trailing white space is
 // dropped (it would merge with the line break and spoil the exact count).
 func (m *Memory) SaveContext(ctx context.Context, inputs, outputs map[string]any) error {
+	if err := memvars.Context(ctx); err != nil {
+		return fmt.Errorf("dmem: save: %w", err)
+	}
 	in, err := memvars.Pick(inputs, m.opts.inputKey, m.opts.memoryKey, "input", "question")
 	if err != nil {
 		return fmt.Errorf("dmem: save inputs: %w", err)
@@ -267,6 +273,9 @@ func (m *Memory) SaveContext(ctx context.Context, inputs, outputs map[string]any
 // when non-zero. Empty text or a non-finite reward give an error wrapping
 // [engram.ErrInvalidInput].
 func (m *Memory) Observe(ctx context.Context, s engram.Step) error {
+	if err := memvars.Context(ctx); err != nil {
+		return fmt.Errorf("dmem: observe: %w", err)
+	}
 	if !finite(s.Reward) {
 		return fmt.Errorf("dmem: observe: reward %v: %w", s.Reward, engram.ErrInvalidInput)
 	}
@@ -304,6 +313,9 @@ func stepRole(k engram.StepKind) engram.Role {
 // reward is non-zero, rewards are recorded but judge nothing: there is no
 // scale to measure surprise against.
 func (m *Memory) Reward(ctx context.Context, r float64) error {
+	if err := memvars.Context(ctx); err != nil {
+		return fmt.Errorf("dmem: reward: %w", err)
+	}
 	if !finite(r) {
 		return fmt.Errorf("dmem: reward %v: %w", r, engram.ErrInvalidInput)
 	}
@@ -726,6 +738,9 @@ func (m *Memory) groupFor(r engram.Role) int64 {
 
 // Clear forgets everything, durably.
 func (m *Memory) Clear(ctx context.Context) error {
+	if err := memvars.Context(ctx); err != nil {
+		return fmt.Errorf("dmem: clear: %w", err)
+	}
 	m.mu.Lock()
 	if err := m.writable(ctx, "clear"); err != nil {
 		m.mu.Unlock()

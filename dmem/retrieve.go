@@ -84,6 +84,9 @@ type cand struct {
 // memory and the short-term buffer); a non-string query gives
 // [engram.ErrInvalidInput].
 func (m *Memory) LoadMemoryVariables(ctx context.Context, inputs map[string]any) (map[string]any, error) {
+	if err := memvars.Context(ctx); err != nil {
+		return nil, fmt.Errorf("dmem: load: %w", err)
+	}
 	query, err := memvars.Query(inputs, m.opts.inputKey, m.opts.memoryKey)
 	if err != nil {
 		return nil, fmt.Errorf("dmem: load: %w", err)
@@ -419,6 +422,9 @@ func (m *Memory) noteRetrieved(ids []string, load bool) {
 // unencodable metadata gives [engram.ErrInvalidInput] and nothing is
 // stored; so do the options, which this store does not support.
 func (m *Memory) AddDocuments(ctx context.Context, docs []schema.Document, options ...vectorstores.Option) ([]string, error) {
+	if err := memvars.Context(ctx); err != nil {
+		return nil, fmt.Errorf("dmem: add documents: %w", err)
+	}
 	if err := unsupported(options); err != nil {
 		return nil, fmt.Errorf("dmem: add documents: %w", err)
 	}
@@ -447,6 +453,9 @@ func (m *Memory) AddDocuments(ctx context.Context, docs []schema.Document, optio
 // whose metadata holds the unit's "id" and what AddDocuments was given.
 // vectorstores.WithScoreThreshold drops results scoring below it.
 func (m *Memory) SimilaritySearch(ctx context.Context, query string, n int, options ...vectorstores.Option) ([]schema.Document, error) {
+	if err := memvars.Context(ctx); err != nil {
+		return nil, fmt.Errorf("dmem: search: %w", err)
+	}
 	if err := unsupported(options); err != nil {
 		return nil, fmt.Errorf("dmem: search: %w", err)
 	}

@@ -83,6 +83,9 @@ func (b *Buffer) MemoryVariables(context.Context) []string { return []string{b.o
 // trailing white space is dropped (it would merge with the line break and
 // spoil the exact count).
 func (b *Buffer) SaveContext(ctx context.Context, inputs, outputs map[string]any) error {
+	if err := memvars.Context(ctx); err != nil {
+		return fmt.Errorf("ratedistortion: save: %w", err)
+	}
 	in, err := memvars.Pick(inputs, b.opts.inputKey, b.opts.memoryKey, "input", "question")
 	if err != nil {
 		return fmt.Errorf("ratedistortion: save inputs: %w", err)
@@ -106,6 +109,9 @@ func (b *Buffer) SaveContext(ctx context.Context, inputs, outputs map[string]any
 // results answering them (matched by tool-call id) form a group. Each pair
 // or group is kept or dropped as a whole. On error nothing is stored.
 func (b *Buffer) AddMessages(ctx context.Context, msgs ...llms.ChatMessage) error {
+	if err := memvars.Context(ctx); err != nil {
+		return fmt.Errorf("ratedistortion: add messages: %w", err)
+	}
 	ds, err := drafts(msgs)
 	if err != nil {
 		return fmt.Errorf("ratedistortion: add: %w", err)

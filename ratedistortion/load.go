@@ -27,6 +27,9 @@ const redundancyCandidates = 12
 // non-string query gives [engram.ErrInvalidInput]. If pinned units alone
 // exceed the budget it returns [engram.ErrBudgetTooSmall].
 func (b *Buffer) LoadMemoryVariables(ctx context.Context, inputs map[string]any) (map[string]any, error) {
+	if err := memvars.Context(ctx); err != nil {
+		return nil, fmt.Errorf("ratedistortion: load: %w", err)
+	}
 	query, err := memvars.Query(inputs, b.opts.inputKey, b.opts.memoryKey)
 	if err != nil {
 		return nil, fmt.Errorf("ratedistortion: load: %w", err)

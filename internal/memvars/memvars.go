@@ -1,6 +1,7 @@
 package memvars
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"unicode"
@@ -170,4 +171,14 @@ func isBreak(r rune) bool {
 		return true
 	}
 	return false
+}
+
+// Context refuses a nil context, which would otherwise fail deep inside an
+// embedder or a store; a memory calls it first in every method that takes
+// one.
+func Context(ctx context.Context) error {
+	if ctx == nil {
+		return fmt.Errorf("nil context (use context.Background()): %w", engram.ErrInvalidInput)
+	}
+	return nil
 }
