@@ -8,9 +8,14 @@ import (
 	"fmt"
 	"log"
 
+	"github.com/engram-go/engram/callbacks"
+	"github.com/engram-go/engram/dmem"
 	"github.com/engram-go/engram/ratedistortion"
+	"github.com/tmc/langchaingo/agents"
 	"github.com/tmc/langchaingo/chains"
+	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/fake"
+	"github.com/tmc/langchaingo/tools"
 )
 
 func main() {
@@ -37,3 +42,26 @@ func main() {
 		fmt.Print(x)
 	}
 }
+
+// agentWithMemory is the README's second snippet: an agent whose memory
+// lasts, survives a crash and learns from the rewards its tools earn. It is
+// compiled, not run: it writes a memory directory and needs a real model.
+func agentWithMemory(ctx context.Context, llm llms.Model) (string, error) {
+	mem, err := dmem.New(ctx, dmem.WithTokenBudget(1024), dmem.WithPath("agent-memory"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer mem.Close()
+	rewarder, err := callbacks.New(mem) // a langchaingo callbacks.Handler
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer rewarder.Close(ctx) // deliver what is queued before the memory closes
+	calculator := callbacks.WrapTool(tools.Calculator{}, rewarder)
+	agent := agents.NewConversationalAgent(llm, []tools.Tool{calculator})
+	executor := agents.NewExecutor(agent, agents.WithMemory(mem), agents.WithCallbacksHandler(rewarder))
+	answer, err := chains.Run(ctx, executor, "What is 17 × 23?")
+	return answer, err
+}
+
+var _ = agentWithMemory
