@@ -27,15 +27,17 @@ func main() {
 		log.Fatal(err)
 	}
 
-	llm := fake.NewFakeLLM([]string{"Noted!", "Lisbon, you said."}) // any llms.Model
-	chain := chains.NewConversation(llm, mem)
-	for _, say := range []string{"My sister Priya moved to Lisbon.", "Where does Priya live?"} {
-		out, err := chains.Run(ctx, chain, say)
-		if err != nil {
-			log.Fatal(err)
-		}
-		fmt.Println(out)
+	llm := fake.NewFakeLLM([]string{"Noted!", "Lisbon, you said."})
+	chain := chains.NewConversation(llm, mem) // any llms.Model
+	out, err := chains.Run(ctx, chain, "My sister Priya moved to Lisbon.")
+	if err != nil {
+		log.Fatal(err)
 	}
+	fmt.Println(out)
+	if out, err = chains.Run(ctx, chain, "Where does Priya live?"); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(out)
 
 	// What the memory kept, what it dropped, and why.
 	if x, ok := mem.Explain(); ok {
