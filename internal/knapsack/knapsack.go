@@ -288,40 +288,7 @@ func bound(s *state, cand []int, budget int, value float64) float64 {
 // greedy runs the lazy cost-benefit greedy from s (which it does not
 // change) and returns the better of its result and the best single item.
 func greedy(s0 *state, free []int, budget int) ([]int, float64) {
-	s := newState(s0.items, s0.adj)
-	for _, i := range s0.selected() {
-		s.add(i, nil)
-	}
-	h := make(gainHeap, 0, len(free))
-	minCost := math.MaxInt
-	for _, i := range free {
-		h = append(h, entry{i: i, gain: s.gain(i), cost: s.items[i].Cost})
-		minCost = min(minCost, s.items[i].Cost)
-	}
-	h.init()
-	round := 0
-	for h.Len() > 0 && s.cost+minCost <= budget {
-		top := h[0]
-		if s.cost+top.cost > budget {
-			h.pop()
-			continue
-		}
-		// An item with no redundancy edge keeps its gain whatever is
-		// added: only a neighbour's addition makes it stale.
-		if top.round != round && len(s.nbrs(top.i)) > 0 {
-			// Gains only shrink as S grows, so a stale top is re-evaluated;
-			// if it is still on top it is the best.
-			h[0].gain, h[0].round = s.gain(top.i), round
-			h.down(0)
-			continue
-		}
-		h.pop()
-		if top.gain <= 0 {
-			break
-		}
-		s.add(top.i, nil)
-		round++
-	}
+	s := lazyGreedy(s0, free, budget)
 	sel, value := s.selected(), s.value
 
 	bestI, bestV := -1, value
@@ -338,6 +305,72 @@ func greedy(s0 *state, free []int, budget int) ([]int, float64) {
 	return sel, value
 }
 
+// lazyGreedy adds to a copy of s0, from free, the item of most gain per
+// token that fits, until none does, re-evaluating a gain only when a
+// neighbour was added since (gains only shrink), and returns the copy.
+func lazyGreedy(s0 *state, free []int, budget int) *state {
+	s := newState(s0.items, s0.adj)
+	for _, i := range s0.selected() {
+		s.add(i, nil)
+	}
+	all := make([]entry, 0, len(free))
+	minCost, total := math.MaxInt, 0
+	for _, i := range free {
+		all = append(all, entry{i: i, gain: s.gain(i), cost: s.items[i].Cost})
+		minCost = min(minCost, s.items[i].Cost)
+		total += s.items[i].Cost
+	}
+	// Only the best items by gain per token can fill the budget: the heap
+	// starts with those that cover it three times over, and the rest join
+	// it the moment the best of them would come first (or ties), so the
+	// order, and the result, are those of one heap over every item.
+	h, rest := gainHeap(all), []entry(nil)
+	if k := 64 + 3*budget*len(all)/max(1, total); k < len(all) {
+		h, rest = topEntries(all, k)
+	}
+	var bestRest entry
+	for _, e := range rest {
+		if bestRest.cost == 0 || h.better(e, bestRest) {
+			bestRest = e
+		}
+	}
+	h.init()
+	round := 0
+	for (h.Len() > 0 || len(rest) > 0) && s.cost+minCost <= budget {
+		if h.Len() == 0 {
+			h, rest = append(h, rest...), nil
+			h.init()
+		}
+		top := h[0]
+		if s.cost+top.cost > budget {
+			h.pop()
+			continue
+		}
+		// An item with no redundancy edge keeps its gain whatever is
+		// added: only a neighbour's addition makes it stale.
+		if top.round != round && len(s.nbrs(top.i)) > 0 {
+			// Gains only shrink as S grows, so a stale top is re-evaluated;
+			// if it is still on top it is the best.
+			h[0].gain, h[0].round = s.gain(top.i), round
+			h.down(0)
+			continue
+		}
+		if len(rest) > 0 && h.better(bestRest, top) {
+			h = append(h, rest...)
+			rest = nil
+			h.init()
+			continue
+		}
+		h.pop()
+		if top.gain <= 0 {
+			break
+		}
+		s.add(top.i, nil)
+		round++
+	}
+	return s
+}
+
 type entry struct {
 	i, cost, round int
 	gain           float64
@@ -348,6 +381,63 @@ type entry struct {
 type gainHeap []entry
 
 func (h gainHeap) Len() int { return len(h) }
+
+// better reports whether a comes before b: more gain per token, or the
+// same and the lower index.
+func (gainHeap) better(a, b entry) bool {
+	x, y := a.gain*float64(b.cost), b.gain*float64(a.cost)
+	if x != y {
+		return x > y
+	}
+	return a.i < b.i
+}
+
+// topEntries splits es into the k best (see better), as a heap's backing
+// in no particular order, and the rest, in O(n log k).
+func topEntries(es []entry, k int) (gainHeap, []entry) {
+	var h gainHeap
+	// worst is a min-heap on better: its top is the worst of the k kept.
+	worst := make([]entry, 0, k)
+	down := func(i int) {
+		for {
+			l := 2*i + 1
+			if l >= len(worst) {
+				return
+			}
+			j := l
+			if r := l + 1; r < len(worst) && h.better(worst[l], worst[r]) {
+				j = r
+			}
+			if !h.better(worst[i], worst[j]) {
+				return
+			}
+			worst[i], worst[j] = worst[j], worst[i]
+			i = j
+		}
+	}
+	var rest []entry
+	for _, e := range es {
+		switch {
+		case len(worst) < k:
+			worst = append(worst, e)
+			for c := len(worst) - 1; c > 0; {
+				p := (c - 1) / 2
+				if !h.better(worst[p], worst[c]) {
+					break
+				}
+				worst[c], worst[p] = worst[p], worst[c]
+				c = p
+			}
+		case h.better(e, worst[0]):
+			rest = append(rest, worst[0])
+			worst[0] = e
+			down(0)
+		default:
+			rest = append(rest, e)
+		}
+	}
+	return gainHeap(worst), rest
+}
 func (h gainHeap) Less(a, b int) bool {
 	x, y := h[a].gain*float64(h[b].cost), h[b].gain*float64(h[a].cost)
 	if x != y {
