@@ -16,26 +16,27 @@ import (
 type Option func(*options)
 
 type options struct {
-	budget      int
-	embedder    embeddings.Embedder
-	path        string
-	store       Store
-	ns          Namespace
-	capacity    int
-	shortTerm   int
-	halfLife    float64
-	merge       float64
-	discount    float64
-	candidates  int
-	history     int
-	memoryKey   string
-	inputKey    string
-	outputKey   string
-	humanPrefix string
-	aiPrefix    string
-	counter     engram.TokenCounter
-	now         func() time.Time
-	gate        *learned.Gate
+	budget         int
+	embedder       embeddings.Embedder
+	path           string
+	store          Store
+	ns             Namespace
+	capacity       int
+	shortTerm      int
+	halfLife       float64
+	merge          float64
+	returnMessages bool
+	discount       float64
+	candidates     int
+	history        int
+	memoryKey      string
+	inputKey       string
+	outputKey      string
+	humanPrefix    string
+	aiPrefix       string
+	counter        engram.TokenCounter
+	now            func() time.Time
+	gate           *learned.Gate
 }
 
 func defaults() options {
@@ -61,6 +62,13 @@ func WithTokenBudget(n int) Option { return func(o *options) { o.budget = n } }
 // enough to tell numbers and names apart, small enough that admission's
 // nearest-neighbour search stays cheap.
 const defaultHashDimensions = 128
+
+// WithReturnMessages makes LoadMemoryVariables return []llms.ChatMessage,
+// for prompts that take the history as messages (a MessagesPlaceholder),
+// instead of one string. The roles are the messages' types and the texts
+// are as saved, without the rendering's prefixes or indentation. Default
+// false, a string.
+func WithReturnMessages(b bool) Option { return func(o *options) { o.returnMessages = b } }
 
 // WithEmbedder sets the embedder. Any langchaingo embedder works; every
 // vector it returns must have the length of the first. Default: engram's

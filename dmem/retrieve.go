@@ -15,6 +15,7 @@ import (
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
 	"github.com/tmc/langchaingo/embeddings"
+	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/schema"
 	"github.com/tmc/langchaingo/vectorstores"
 )
@@ -91,11 +92,18 @@ func (m *Memory) LoadMemoryVariables(ctx context.Context, inputs map[string]any)
 	if err != nil {
 		return nil, fmt.Errorf("dmem: load: %w", err)
 	}
-	h, err := m.history(ctx, query, m.opts.budget)
+	kept, err := m.choose(ctx, query, m.opts.budget)
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{m.opts.memoryKey: h}, nil
+	if m.opts.returnMessages {
+		msgs := make([]llms.ChatMessage, len(kept))
+		for i, c := range kept {
+			msgs[i] = memvars.Message(c.role, c.text, "")
+		}
+		return map[string]any{m.opts.memoryKey: msgs}, nil
+	}
+	return map[string]any{m.opts.memoryKey: m.render(kept)}, nil
 }
 
 // LastLoad returns the ids of the units the latest LoadMemoryVariables
@@ -110,25 +118,42 @@ func (m *Memory) LastLoad() []string {
 
 // history renders what a load for query returns within budget tokens.
 func (m *Memory) history(ctx context.Context, query string, budget int) (string, error) {
-	cs, err := m.search(ctx, query)
+	kept, err := m.choose(ctx, query, budget)
 	if err != nil {
 		return "", err
+	}
+	return m.render(kept), nil
+}
+
+// choose selects what a load for query returns within budget tokens, in
+// chronological order, and notes it as retrieved.
+func (m *Memory) choose(ctx context.Context, query string, budget int) ([]cand, error) {
+	cs, err := m.search(ctx, query)
+	if err != nil {
+		return nil, err
 	}
 	kept, err := m.pack(cs, budget)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	ids := make([]string, len(kept))
-	var sb strings.Builder
 	for i, c := range kept {
 		ids[i] = c.id
+	}
+	m.noteRetrieved(ids, true)
+	return kept, nil
+}
+
+// render returns kept as history lines, one per unit.
+func (m *Memory) render(kept []cand) string {
+	var sb strings.Builder
+	for i, c := range kept {
 		if i > 0 {
 			sb.WriteByte('\n')
 		}
 		sb.WriteString(strings.TrimSuffix(m.line(c.role, c.text), "\n"))
 	}
-	m.noteRetrieved(ids, true)
-	return sb.String(), nil
+	return sb.String()
 }
 
 // search gathers and scores candidates for query. The semantic candidates

@@ -371,7 +371,11 @@ func (s *selection) messages() []llms.ChatMessage {
 	}
 	for i, u := range s.units {
 		if s.kept[i] {
-			out = append(out, message(u.e.unit.Role, u.e.unit.Text, u.e.toolIDs))
+			id := ""
+			if len(u.e.toolIDs) > 0 {
+				id = u.e.toolIDs[0]
+			}
+			out = append(out, memvars.Message(u.e.unit.Role, u.e.unit.Text, id))
 		}
 	}
 	return out

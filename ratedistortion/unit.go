@@ -105,26 +105,6 @@ func (b *Buffer) line(r engram.Role, s string) string {
 	return memvars.Line(b.prefix(r), s)
 }
 
-// message converts a kept unit back to a chat message. A tool result keeps
-// the id of the call it answers; a tool call is rendered as an AI message
-// whose text names the call (the arguments are in the text, not re-parsed).
-func message(role engram.Role, text string, toolIDs []string) llms.ChatMessage {
-	switch role {
-	case engram.RoleHuman:
-		return llms.HumanChatMessage{Content: text}
-	case engram.RoleAI, engram.RoleToolCall:
-		return llms.AIChatMessage{Content: text}
-	case engram.RoleToolResult:
-		m := llms.ToolChatMessage{Content: text}
-		if len(toolIDs) > 0 {
-			m.ID = toolIDs[0]
-		}
-		return m
-	default:
-		return llms.SystemChatMessage{Content: text}
-	}
-}
-
 // prepare embeds and counts drafts; it may block on a remote embedder.
 func (b *Buffer) prepare(ctx context.Context, ds []draft) ([]*entry, error) {
 	texts := make([]string, len(ds))

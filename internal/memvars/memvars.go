@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/engram-go/engram"
+	"github.com/tmc/langchaingo/llms"
 )
 
 // Pick returns the string value of m under want if it is set; otherwise
@@ -181,4 +182,21 @@ func Context(ctx context.Context) error {
 		return fmt.Errorf("nil context (use context.Background()): %w", engram.ErrInvalidInput)
 	}
 	return nil
+}
+
+// Message returns a kept unit as the chat message a prompt template's
+// MessagesPlaceholder takes: the role is the message's type, the text as
+// saved. A tool call is an AI message whose text names the call; a tool
+// result keeps the id of the call it answers (toolID, "" for none).
+func Message(role engram.Role, text, toolID string) llms.ChatMessage {
+	switch role {
+	case engram.RoleHuman:
+		return llms.HumanChatMessage{Content: text}
+	case engram.RoleAI, engram.RoleToolCall:
+		return llms.AIChatMessage{Content: text}
+	case engram.RoleToolResult:
+		return llms.ToolChatMessage{ID: toolID, Content: text}
+	default:
+		return llms.SystemChatMessage{Content: text}
+	}
 }
