@@ -17,10 +17,9 @@ import (
 // concurrently).
 type words struct {
 	ix     *relevance.Index
-	slots  []*unit    // by slot; nil once the unit left
-	names  [][]string // by slot: the names the unit mentions
-	empty  int        // slots emptied since the last rebuild
-	prefix int        // leading embedding components relevance compares; 0 for all
+	slots  []*unit // by slot; nil once the unit left
+	empty  int     // slots emptied since the last rebuild
+	prefix int     // leading embedding components relevance compares; 0 for all
 }
 
 var _ relevance.DenseCorpus = (*words)(nil)
@@ -29,9 +28,9 @@ var _ relevance.DenseCorpus = (*words)(nil)
 // prefix components of embeddings (all of them for 0).
 func newWords(prefix int) *words { return &words{ix: relevance.NewIndex(), prefix: prefix} }
 
-// lexis is what the words index keeps of a unit's text: its terms and the
-// names it mentions. Finding them is most of the cost of indexing, so a new
-// step finds them before taking Memory.mu.
+// lexis is what a new step's text says to the words index (its terms) and
+// to merging (the names it mentions). Finding them is most of the cost of
+// indexing, so a step finds them before taking Memory.mu.
 type lexis struct {
 	terms []string // text.Terms
 	names []string // relevance.Names
@@ -48,7 +47,6 @@ func (w *words) add(u *unit, lx lexis) {
 	}
 	w.ix.Add(u.slot, u.Text, w.Near(u.slot, -1), lx.terms, fresh)
 	w.slots = append(w.slots, u)
-	w.names = append(w.names, lx.names)
 }
 
 // remove empties u's slot, and rebuilds the index when a quarter of the
@@ -57,7 +55,7 @@ func (w *words) remove(u *unit) {
 	if u.slot < 0 || u.slot >= len(w.slots) || w.slots[u.slot] != u {
 		return
 	}
-	w.slots[u.slot], w.names[u.slot] = nil, nil
+	w.slots[u.slot] = nil
 	u.slot = -1
 	w.empty++
 	if w.empty >= 64 && 4*w.empty >= len(w.slots) {
@@ -66,11 +64,11 @@ func (w *words) remove(u *unit) {
 }
 
 func (w *words) rebuild() {
-	old, names := w.slots, w.names
-	*w = words{ix: relevance.NewIndex(), prefix: w.prefix, slots: make([]*unit, 0, len(old)-w.empty), names: make([][]string, 0, len(old)-w.empty)}
-	for i, u := range old {
+	old := w.slots
+	*w = words{ix: relevance.NewIndex(), prefix: w.prefix, slots: make([]*unit, 0, len(old)-w.empty)}
+	for _, u := range old {
 		if u != nil {
-			w.add(u, lexis{terms: text.Terms(u.Text), names: names[i]})
+			w.add(u, lexis{terms: text.Terms(u.Text)})
 		}
 	}
 }
@@ -83,7 +81,7 @@ func (w *words) unit(i int) *unit {
 	return w.slots[i]
 }
 
-// Len, Vector and Names make words the corpus relevance scores.
+// Len, Vector, Dense and Near make words the corpus relevance scores.
 func (w *words) Len() int { return len(w.slots) }
 
 func (w *words) Vector(i int) relevance.Vector {
@@ -92,8 +90,6 @@ func (w *words) Vector(i int) relevance.Vector {
 	}
 	return relevance.Vector{}
 }
-
-func (w *words) Names(i int) []string { return w.names[i] }
 
 // Dense returns the part of slot i's embedding relevance compares, nil if
 // the slot is empty.
