@@ -147,6 +147,7 @@ func openBoltFile(ctx context.Context, path string) (*bolt.DB, error) {
 		return nil, err
 	}
 	if err := checkFile(f, path); err != nil {
+		unlock(f)
 		f.Close()
 		return nil, err
 	}
@@ -161,6 +162,7 @@ func openBoltFile(ctx context.Context, path string) (*bolt.DB, error) {
 		return err
 	})
 	if err != nil {
+		unlock(f)
 		f.Close()
 		if errors.Is(err, berrors.ErrInvalid) || errors.Is(err, berrors.ErrChecksum) || errors.Is(err, berrors.ErrVersionMismatch) {
 			return nil, corrupt(path, err.Error())
@@ -168,6 +170,7 @@ func openBoltFile(ctx context.Context, path string) (*bolt.DB, error) {
 		return nil, fmt.Errorf("dmem: open store %s: %w", path, err)
 	}
 	if err := checkLayout(db, path); err != nil {
+		unlock(f)
 		db.Close()
 		return nil, err
 	}

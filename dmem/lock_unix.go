@@ -18,3 +18,8 @@ func tryLock(f *os.File) (bool, error) {
 	}
 	return err == nil, err
 }
+
+// unlock releases the lock on f's open file however many references to it
+// remain: a mapping bbolt made before it failed on a damaged file would
+// otherwise hold the lock until the process ends.
+func unlock(f *os.File) { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }

@@ -105,6 +105,7 @@ func salvageRead(ctx context.Context, path string, rep *SalvageReport) (map[Name
 	if err := lockFile(ctx, f, path); err != nil {
 		return nil, fmt.Errorf("dmem: salvage: %w", err)
 	}
+	defer unlock(f)
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("dmem: salvage: %w", err)
