@@ -4,9 +4,9 @@ package engram
 // would hurt. All of them are computed by the memory; a [Scorer] weighs them.
 type Features struct {
 	// Relevance is the unit's relevance to the current query: 0 for none,
-	// about 1 for the best plain match, and more when the unit also holds
-	// the kind of answer asked for or was news when it came (engram's
-	// measure, internal/relevance, reaches a few dozen). Never negative.
+	// 1 for the best match on its own words, and more when its neighbours
+	// match too or the question names its speaker (engram's measure,
+	// internal/relevance, reaches about 3). Never negative.
 	Relevance float64
 	// Recency is 1 for the newest unit and decays towards 0 with age.
 	Recency float64

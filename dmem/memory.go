@@ -520,8 +520,7 @@ func (m *Memory) step(d *draft, b *batch) string {
 			ID: idOf(seq), Seq: seq, Group: m.groupFor(d.role), Role: d.role, Text: d.text,
 			Time: d.at, Tokens: d.tokens, Embedding: d.vec, Flags: d.flags,
 		},
-		Kind: d.kind, Meta: d.meta, heapIdx: -1, slot: -1,
-		Fresh: relevance.NoveltyOf(d.lex.terms, func(t string) bool { return m.df[t] > 0 }),
+		Kind: d.kind, Meta: d.meta, heapIdx: -1, slot: -1, Fresh: -1,
 	}
 	near, sim := m.lsh.nearest(d.vec)
 	c := max(sim, m.seen.best(d.vec))

@@ -63,10 +63,10 @@ type unit struct {
 	Delta   float64 // signed surprise that placed it
 	Gate    float64
 	Novelty float64
-	// Fresh is the novelty of its words when it came, against every step
-	// before it (relevance.NoveltyOf), which retrieval weighs; kept so that
-	// it does not change when earlier units go. −1 if unknown: a record
-	// written before it was kept.
+	// Fresh was the novelty of its words when it came, which retrieval
+	// once weighed; on real dialogue that lost recall and retrieval no
+	// longer reads it. Records keep the field so that one layout serves
+	// old and new; new units hold −1, unknown.
 	Fresh     float64
 	Reward    float64
 	Merged    int     // steps folded into it

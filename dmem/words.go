@@ -41,11 +41,7 @@ func lexisOf(s string) lexis { return lexis{terms: text.Terms(s), names: relevan
 // add indexes u, whose text has lx, in a new slot.
 func (w *words) add(u *unit, lx lexis) {
 	u.slot = len(w.slots)
-	fresh := u.Fresh
-	if fresh < 0 { // a record from before Fresh was kept: judge it here
-		fresh = relevance.NoveltyOf(lx.terms, w.ix.Seen)
-	}
-	w.ix.Add(u.slot, u.Text, w.Near(u.slot, -1), lx.terms, fresh)
+	w.ix.Add(u.slot, u.Text, w.Near(u.slot, -1), lx.terms)
 	w.slots = append(w.slots, u)
 }
 

@@ -179,7 +179,6 @@ func (b *Buffer) place(e *entry, d draft) {
 		u.Group = newGroup()
 		b.openHuman = -1
 	}
-	e.novelty = relevance.NoveltyOf(e.terms, b.index.Seen)
 	e.wordSet = make([]int32, 0, len(e.terms))
 	for _, t := range e.terms {
 		id, ok := b.termID[t]
@@ -191,7 +190,7 @@ func (b *Buffer) place(e *entry, d draft) {
 	}
 	slices.Sort(e.wordSet)
 	e.wordSet = slices.Compact(e.wordSet)
-	b.index.Add(len(b.pool), u.Text, len(b.pool)-1, e.terms, e.novelty)
+	b.index.Add(len(b.pool), u.Text, len(b.pool)-1, e.terms)
 	b.pool = append(b.pool, e)
 	b.byID[u.ID] = e
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"math"
 	"strings"
 	"sync"
@@ -318,31 +317,6 @@ func TestPinDuringLoadIsRaceFree(t *testing.T) {
 		}
 	}()
 	wg.Wait()
-}
-
-// When the pool cap drops units, those that stay keep the novelty they
-// were judged to have when they came: a repeat of a dropped fact is still
-// a repeat.
-func TestCapKeepsNovelty(t *testing.T) {
-	b := newBuffer(t, WithTokenBudget(200), WithMaxUnits(8), WithLogger(slog.New(slog.DiscardHandler)))
-	save(t, b, "Luna the Maine Coon joined the family.", "Lovely.")
-	for i := range 3 {
-		save(t, b, fmt.Sprintf("Filler turn %d.", i), "Ok.")
-	}
-	save(t, b, "Luna the Maine Coon joined the family.", "You said.")
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.pool[0].unit.Text == "Luna the Maine Coon joined the family." && b.pool[0].unit.Seq == 0 {
-		t.Fatal("the cap kept the first fact; the test needs it dropped")
-	}
-	for i, e := range b.pool {
-		if got := b.index.Novelty(i); got != e.novelty {
-			t.Errorf("unit %q: novelty %v after the cap, %v when it came", e.unit.Text, got, e.novelty)
-		}
-		if e.unit.Text == "Luna the Maine Coon joined the family." && e.novelty != 0 {
-			t.Errorf("the repeat has novelty %v, want 0", e.novelty)
-		}
-	}
 }
 
 // Text ending in white space would cost more as the history's last line,

@@ -82,6 +82,6 @@ func (b *Buffer) enforceCap() {
 	for i, e := range b.pool {
 		// A unit's novelty was judged against everything before it,
 		// dropped units included.
-		b.index.Add(i, e.unit.Text, i-1, e.terms, e.novelty)
+		b.index.Add(i, e.unit.Text, i-1, e.terms)
 	}
 }

@@ -23,7 +23,6 @@ type entry struct {
 	line      string           // the unit as a history line, without its newline
 	retrieved int              // loads that kept it
 	reward    float64          // rewards received after loads that kept it
-	novelty   float64          // judged once when it came (relevance.NoveltyOf), given to every rebuilt index
 	sents     []sentence       // analysed on first use by the extractive summary
 	toolIDs   []string         // the tool calls it makes or answers
 	group     *groupVec        // on a group's first unit: the group's embedding, cached

@@ -48,7 +48,7 @@ func best(question string, ls []string) (int, bool) {
 	c := make(lines, len(ls))
 	for i, l := range ls {
 		terms := text.Terms(l)
-		ix.Add(i, l, -1, terms, relevance.NoveltyOf(terms, ix.Seen))
+		ix.Add(i, l, -1, terms)
 		c[i] = relevance.Dense(embedder.Embed(l))
 	}
 	rel := relevance.Score(relevance.NewQuery(question, embedder.Embed(question)), ix, c)

@@ -26,7 +26,7 @@ func index(d docs) *Index {
 	ix := NewIndex()
 	for i, s := range d {
 		terms := text.Terms(s)
-		ix.Add(i, s, i-1, terms, NoveltyOf(terms, ix.Seen))
+		ix.Add(i, s, i-1, terms)
 	}
 	return ix
 }
@@ -126,27 +126,6 @@ func TestScoreSubsetMatchesScore(t *testing.T) {
 	got := ScoreSubset(q, ix, d, Top(cos, 40))
 	if g, w := Top(got, 5), Top(want, 5); !slices.Equal(g, w) {
 		t.Fatalf("best five: subset %v, full %v", g, w)
-	}
-}
-
-func TestNoveltyCountsFirstMentions(t *testing.T) {
-	d := docs{
-		"Wren: the cat has been so lazy in this heat.",
-		"Wren: the cat has been so lazy in this heat.",
-		"Wren: the cat is lazy, meet Luna.",
-	}
-	ix := index(d)
-	for i, want := range []float64{1, 0, 0.5} { // "meet" and "luna" are new
-		if got := ix.Novelty(i); math.Abs(got-want) > 1e-9 {
-			t.Errorf("Novelty(%d) = %v, want %v", i, got, want)
-		}
-	}
-	ix.Add(3, "Wren: hello", 2, text.Terms("Wren: hello"), 2)
-	if got := ix.Novelty(3); got != 1 {
-		t.Errorf("Add with novelty 2 gives %v, want it clamped to 1", got)
-	}
-	if ix.Novelty(-1) != 0 || ix.Novelty(4) != 0 {
-		t.Error("Novelty out of range should be 0")
 	}
 }
 
