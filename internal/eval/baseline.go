@@ -90,6 +90,12 @@ type bm25 struct {
 func newBM25(budget int) *bm25 { return &bm25{lines: lines{budget: budget}, index: lexical.New()} }
 
 func (m *bm25) SaveContext(_ context.Context, in, out map[string]any) error {
+	return m.save(in, out, nil)
+}
+
+// save indexes the pair's non-empty turns as lines, calling each (if set)
+// with every turn's text under the same lock.
+func (m *bm25) save(in, out map[string]any, each func(text string)) error {
 	h, a, err := pair(in, out)
 	if err != nil {
 		return err
@@ -97,8 +103,12 @@ func (m *bm25) SaveContext(_ context.Context, in, out map[string]any) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, t := range [][2]string{{"Human", h}, {"AI", a}} {
-		if t[1] != "" {
-			m.index.Add(m.add(t[0], t[1]), text.Terms(t[1]))
+		if t[1] == "" {
+			continue
+		}
+		m.index.Add(m.add(t[0], t[1]), text.Terms(t[1]))
+		if each != nil {
+			each(t[1])
 		}
 	}
 	return nil

@@ -15,8 +15,7 @@ import (
 // and half, best single turns packed into the budget. It is the method the
 // development set's README measures, written here from its description.
 type bm25GloVe struct {
-	lines
-	index  *lexical.Index
+	bm25
 	words  [][]string           // by line: its GloVe tokens, stop words out
 	df     map[string]int       // GloVe token → lines holding it
 	vecs   [][glove.Dim]float64 // by line, for the df of vecsAt lines
@@ -24,36 +23,28 @@ type bm25GloVe struct {
 }
 
 func newBM25GloVe(budget int) *bm25GloVe {
-	return &bm25GloVe{lines: lines{budget: budget}, index: lexical.New(), df: make(map[string]int)}
+	return &bm25GloVe{bm25: bm25{lines: lines{budget: budget}, index: lexical.New()}, df: make(map[string]int)}
 }
 
 func (m *bm25GloVe) SaveContext(_ context.Context, in, out map[string]any) error {
-	h, a, err := pair(in, out)
-	if err != nil {
-		return err
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for _, t := range [][2]string{{"Human", h}, {"AI", a}} {
-		if t[1] == "" {
+	return m.save(in, out, m.addWords)
+}
+
+// addWords keeps a line's GloVe tokens, stop words out, and counts them.
+func (m *bm25GloVe) addWords(s string) {
+	var ws []string
+	seen := make(map[string]bool)
+	for _, w := range glove.Words(s) {
+		if text.IsStop(w) {
 			continue
 		}
-		m.index.Add(m.add(t[0], t[1]), text.Terms(t[1]))
-		var ws []string
-		seen := make(map[string]bool)
-		for _, w := range glove.Words(t[1]) {
-			if text.IsStop(w) {
-				continue
-			}
-			ws = append(ws, w)
-			if !seen[w] {
-				seen[w] = true
-				m.df[w]++
-			}
+		ws = append(ws, w)
+		if !seen[w] {
+			seen[w] = true
+			m.df[w]++
 		}
-		m.words = append(m.words, ws)
 	}
-	return nil
+	m.words = append(m.words, ws)
 }
 
 // idf is the inverse document frequency of a GloVe token among the lines.
