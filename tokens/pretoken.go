@@ -164,15 +164,7 @@ func splitCL100k(s string, i int) int {
 			return runOf(s, i+w, isL)
 		}
 	case isN(r):
-		j := i + w
-		for range 2 {
-			r2, w2 := runeAt(s, j)
-			if !isN(r2) {
-				break
-			}
-			j += w2
-		}
-		return j
+		return digits(s, i+w)
 	}
 	if e := punct(s, i, isCRLF); e >= 0 {
 		return e
@@ -210,20 +202,25 @@ func splitO200k(s string, i int) int {
 		}
 	}
 	if isN(r) {
-		j := i + w
-		for range 2 {
-			r2, w2 := runeAt(s, j)
-			if !isN(r2) {
-				break
-			}
-			j += w2
-		}
-		return j
+		return digits(s, i+w)
 	}
 	if e := punct(s, i, isCRLFSlash); e >= 0 {
 		return e
 	}
 	return space(s, i)
+}
+
+// digits ends a run of numbers (\p{N}{1,3}) whose first rune ends at j:
+// up to two more.
+func digits(s string, j int) int {
+	for range 2 {
+		r, w := runeAt(s, j)
+		if !isN(r) {
+			break
+		}
+		j += w
+	}
+	return j
 }
 
 // o200kTail takes the optional contraction at the end of a word.
