@@ -1,11 +1,13 @@
 // Command memeval measures how well each memory keeps what matters at each
 // token budget, and how fast.
 //
-//	memeval [-data FILE] [-memories rd,bm25,…] [-budgets 512,1024,2048,4096] [-json] [-chart FILE.png]
+//	memeval [-data FILE] [-memories rd,bm25,…] [-budgets 512,1024,2048,4096] [-off context,…] [-json] [-chart FILE.png]
 //	memeval gen [-seed N] [-samples N] [-noise 0.5] [-paraphrase P] [-o FILE]
 //
 // With no arguments it generates the default synthetic set, runs every
-// memory and prints a table, offline; -chart also draws it.
+// memory and prints a table, offline; -chart also draws it. -data replays
+// real conversations in LoCoMo's format, the measure that counts; -off
+// switches parts of relevance off for an ablation.
 package main
 
 import (
