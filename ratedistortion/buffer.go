@@ -34,6 +34,8 @@ type Buffer struct {
 	last      *selection        // the last load, explained on demand
 	summary   summaryCache
 	cleared   int64 // times the pool was cleared: a load that spans one is not recorded
+	mat       []float32 // the pool's dense embeddings in one matrix, row i = pool[i] (see matrix)
+	matDim    int       // their dimension: 0 before the first, −1 once one does not fit
 }
 
 var (
@@ -64,6 +66,7 @@ func (b *Buffer) reset() {
 	b.byID = make(map[string]*entry)
 	b.termID = make(map[string]int32)
 	b.last = nil
+	b.mat, b.matDim = nil, 0
 	b.summary = summaryCache{}
 	b.cleared++
 }

@@ -78,6 +78,7 @@ func (b *Buffer) enforceCap() {
 		"max_group_utility", best, "dropped_total", b.dropped)
 	clear(b.pool[len(kept):])
 	b.pool = kept
+	b.mat, b.matDim = b.mat[:0], 0
 	b.index = relevance.NewIndex()
 	for i, e := range b.pool {
 		// A unit's novelty was judged against everything before it,

@@ -101,8 +101,38 @@ func (b *Buffer) relevance(query string, qvec []float32) []float64 {
 	if query == "" {
 		return make([]float64, len(b.pool))
 	}
-	return relevance.Score(relevance.NewQuery(query, qvec), b.index, pool(b.pool))
+	return relevance.Score(relevance.NewQuery(query, qvec), b.index, matrixPool{pool(b.pool), b})
 }
+
+// matrix brings b.mat up to date with the pool, appending the rows of units
+// added since the last load, and returns it with its dimension; nil if some
+// unit's embedding is sparse or of another dimension (scoring then reads
+// each entry). The cap and Clear reset it. b.mu is held.
+func (b *Buffer) matrix() ([]float32, int) {
+	if b.matDim < 0 {
+		return nil, 0
+	}
+	for i := len(b.mat) / max(1, b.matDim); i < len(b.pool); i++ {
+		v := b.pool[i].vec.DenseOrNil()
+		if b.matDim == 0 {
+			b.matDim = len(v)
+		}
+		if len(v) == 0 || len(v) != b.matDim {
+			b.mat, b.matDim = nil, -1
+			return nil, 0
+		}
+		b.mat = append(b.mat, v...)
+	}
+	return b.mat, b.matDim
+}
+
+// matrixPool is the pool as a relevance.MatrixCorpus.
+type matrixPool struct {
+	pool
+	b *Buffer
+}
+
+func (p matrixPool) Matrix() ([]float32, int) { return p.b.matrix() }
 
 // pool adapts the entries to relevance.Corpus.
 type pool []*entry

@@ -96,3 +96,59 @@ func TestTwoTierGreedyIsOneHeapGreedy(t *testing.T) {
 		}
 	}
 }
+
+// TestTopEntriesAreTheBest checks the quickselect against a full sort, on
+// inputs with many equal ratios (ties go to the lower index), sorted and
+// reversed inputs (the pivots' worst cases) and every k.
+func TestTopEntriesAreTheBest(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 9))
+	var h gainHeap
+	for trial := range 300 {
+		n := 1 + r.IntN(90)
+		es := make([]entry, n)
+		for i := range es {
+			es[i] = entry{i: i, cost: 1 + r.IntN(4), gain: float64(r.IntN(6))}
+		}
+		switch trial % 3 {
+		case 1:
+			slices.SortFunc(es, func(a, b entry) int {
+				if h.better(a, b) {
+					return -1
+				}
+				return 1
+			})
+		case 2:
+			slices.SortFunc(es, func(a, b entry) int {
+				if h.better(a, b) {
+					return 1
+				}
+				return -1
+			})
+		}
+		want := slices.Clone(es)
+		slices.SortFunc(want, func(a, b entry) int {
+			if h.better(a, b) {
+				return -1
+			}
+			return 1
+		})
+		for k := 1; k <= n; k++ {
+			got := slices.Clone(es)
+			top, rest := topEntries(got, k)
+			if len(top) != k || len(rest) != n-k || cap(top) != k {
+				t.Fatalf("trial %d k %d: %d best (cap %d) and %d rest of %d", trial, k, len(top), cap(top), len(rest), n)
+			}
+			ids := func(es []entry) []int {
+				out := make([]int, len(es))
+				for x, e := range es {
+					out[x] = e.i
+				}
+				slices.Sort(out)
+				return out
+			}
+			if g, w := ids(top), ids(want[:k]); !slices.Equal(g, w) {
+				t.Fatalf("trial %d k %d: best %v, want %v", trial, k, g, w)
+			}
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"sort"
 	"sync"
@@ -393,51 +394,57 @@ func (gainHeap) better(a, b entry) bool {
 }
 
 // topEntries splits es into the k best (see better), as a heap's backing
-// in no particular order, and the rest, in O(n log k).
+// in no particular order, and the rest, in place and in expected O(n):
+// a quickselect, whose partitions turn to a sort if they stop shrinking.
+// better is a strict order (ties go to the lower index), so the k best are
+// one set however the pivots fall. The heap's capacity ends at k, so that
+// appending to it never overwrites the rest.
 func topEntries(es []entry, k int) (gainHeap, []entry) {
 	var h gainHeap
-	// worst is a min-heap on better: its top is the worst of the k kept.
-	worst := make([]entry, 0, k)
-	down := func(i int) {
-		for {
-			l := 2*i + 1
-			if l >= len(worst) {
-				return
-			}
-			j := l
-			if r := l + 1; r < len(worst) && h.better(worst[l], worst[r]) {
-				j = r
-			}
-			if !h.better(worst[i], worst[j]) {
-				return
-			}
-			worst[i], worst[j] = worst[j], worst[i]
-			i = j
-		}
-	}
-	var rest []entry
-	for _, e := range es {
-		switch {
-		case len(worst) < k:
-			worst = append(worst, e)
-			for c := len(worst) - 1; c > 0; {
-				p := (c - 1) / 2
-				if !h.better(worst[p], worst[c]) {
-					break
+	lo, hi := 0, len(es) // the k-th best lies in es[lo:hi]
+	for rounds := 2 * bits.Len(uint(len(es))); hi-lo > 1; rounds-- {
+		if rounds == 0 {
+			slices.SortFunc(es[lo:hi], func(a, b entry) int {
+				if h.better(a, b) {
+					return -1
 				}
-				worst[c], worst[p] = worst[p], worst[c]
-				c = p
+				return 1
+			})
+			break
+		}
+		// The median of three as pivot, moved to the end.
+		mid := lo + (hi-lo)/2
+		last := hi - 1
+		if h.better(es[mid], es[lo]) {
+			es[mid], es[lo] = es[lo], es[mid]
+		}
+		if h.better(es[last], es[lo]) {
+			es[last], es[lo] = es[lo], es[last]
+		}
+		if h.better(es[mid], es[last]) {
+			es[mid], es[last] = es[last], es[mid]
+		}
+		pivot, p := es[last], lo
+		for i := lo; i < last; i++ {
+			if h.better(es[i], pivot) {
+				es[i], es[p] = es[p], es[i]
+				p++
 			}
-		case h.better(e, worst[0]):
-			rest = append(rest, worst[0])
-			worst[0] = e
-			down(0)
+		}
+		es[p], es[last] = es[last], es[p]
+		// es[lo:p] beat the pivot, now at p; the rest follow it.
+		switch {
+		case p == k || p+1 == k:
+			lo, hi = k, k
+		case p > k:
+			hi = p
 		default:
-			rest = append(rest, e)
+			lo = p + 1
 		}
 	}
-	return gainHeap(worst), rest
+	return gainHeap(es[:k:k]), es[k:]
 }
+
 func (h gainHeap) Less(a, b int) bool {
 	x, y := h[a].gain*float64(h[b].cost), h[b].gain*float64(h[a].cost)
 	if x != y {
