@@ -33,7 +33,7 @@ type Buffer struct {
 	dropped   int               // units removed by the pool cap
 	last      *selection        // the last load, explained on demand
 	summary   summaryCache
-	cleared   int64 // times the pool was cleared: a load that spans one is not recorded
+	cleared   int64     // times the pool was cleared: a load that spans one is not recorded
 	mat       []float32 // the pool's dense embeddings in one matrix, row i = pool[i] (see matrix)
 	matDim    int       // their dimension: 0 before the first, −1 once one does not fit
 }
