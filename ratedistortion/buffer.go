@@ -32,6 +32,7 @@ type Buffer struct {
 	termID    map[string]int32  // stemmed word → its number, for entry.wordSet
 	dropped   int               // units removed by the pool cap
 	last      *selection        // the last load, explained on demand
+	spare     *selection        // the load before it, whose arrays the next load reuses
 	summary   summaryCache
 	cleared   int64     // times the pool was cleared: a load that spans one is not recorded
 	mat       []float32 // the pool's dense embeddings in one matrix, row i = pool[i] (see matrix)
@@ -65,7 +66,7 @@ func (b *Buffer) reset() {
 	b.toolGroup = make(map[string]int64)
 	b.byID = make(map[string]*entry)
 	b.termID = make(map[string]int32)
-	b.last = nil
+	b.last, b.spare = nil, nil
 	b.mat, b.matDim = nil, 0
 	b.summary = summaryCache{}
 	b.cleared++

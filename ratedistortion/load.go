@@ -54,6 +54,14 @@ func (b *Buffer) LoadMemoryVariables(ctx context.Context, inputs map[string]any)
 	if err := b.summarise(ctx, sel); err != nil {
 		return nil, err
 	}
+	// Rendered before it is installed: once it is the last load, a later
+	// load may retire it and the one after reuse its arrays.
+	var out any
+	if b.opts.returnMessages {
+		out = sel.messages()
+	} else {
+		out = sel.render()
+	}
 	// Only a load that succeeds counts as a retrieval and becomes the one
 	// Explain and Reward see; one that a Clear overtook leaves no trace.
 	b.mu.Lock()
@@ -63,14 +71,12 @@ func (b *Buffer) LoadMemoryVariables(ctx context.Context, inputs map[string]any)
 				u.e.retrieved++
 			}
 		}
-		b.last = sel
+		b.spare, b.last = b.last, sel
+	} else if b.spare == nil {
+		b.spare = sel
 	}
 	b.mu.Unlock()
-
-	if b.opts.returnMessages {
-		return map[string]any{b.opts.memoryKey: sel.messages()}, nil
-	}
-	return map[string]any{b.opts.memoryKey: sel.render()}, nil
+	return map[string]any{b.opts.memoryKey: out}, nil
 }
 
 // scored is a unit's features and utility for one load.
@@ -89,11 +95,13 @@ type selection struct {
 	units   []scored // every unit, chronological
 	kept    []bool   // by unit
 	sol     knapsack.Solution
-	itemOf  []int    // by unit: its group's item
-	reserve int      // tokens left for the summary
-	learned bool     // the gate has learned from this load (learn.go)
-	summary []string // summary lines, each ending in "\n"
-	sumTok  int      // their exact cost, header included
+	items   []knapsack.Item // the knapsack's items, which sol reads
+	members [][]int         // by item: its units
+	own     []int           // backing of the one-unit members
+	reserve int             // tokens left for the summary
+	learned bool            // the gate has learned from this load (learn.go)
+	summary []string        // summary lines, each ending in "\n"
+	sumTok  int             // their exact cost, header included
 }
 
 // relevance scores every unit of the pool against the query.
@@ -182,14 +190,21 @@ func recency(age int64, halfLife float64) float64 {
 
 // selectUnits scores the pool and solves the budgeted selection.
 func (b *Buffer) selectUnits(query string, qvec []float32) (*selection, error) {
-	s := &selection{b: b, query: query, budget: b.opts.budget}
+	// The arrays of the load before last are reused: a load allocated
+	// about 100 KB on a 600-turn pool, and the collector's work showed.
+	s := b.spare
+	if s == nil {
+		s = &selection{}
+	}
+	b.spare = nil
+	n := len(b.pool)
+	*s = selection{b: b, query: query, budget: b.opts.budget,
+		units: grow(s.units, n), kept: grow(s.kept, n), own: grow(s.own, n),
+		items: s.items[:0], members: s.members[:0]}
 	rel := b.relevance(query, qvec)
-	s.units = make([]scored, len(b.pool))
 	var itemOfGroup map[int64]int // made for the first tool call
 	lastGroup, lastItem := int64(-1), -1
-	items := make([]knapsack.Item, 0, len(b.pool))
-	members := make([][]int, 0, len(b.pool)) // by item: its units
-	own := make([]int, len(b.pool))          // backing of the one-unit members
+	items, members, own := s.items, s.members, s.own
 	for i, e := range b.pool {
 		f := b.features(i, rel[i])
 		u := b.score(f)
@@ -250,17 +265,26 @@ func (b *Buffer) selectUnits(query string, qvec []float32) (*selection, error) {
 		}
 		return nil, fmt.Errorf("ratedistortion: load: %w", err)
 	}
-	s.sol = sol
-	keptItem := make([]bool, len(items))
-	for _, k := range sol.Selected {
-		keptItem[k] = true
+	s.sol, s.items, s.members = sol, items, members
+	for i := range s.kept {
+		s.kept[i] = false
 	}
-	s.kept = make([]bool, len(s.units))
-	for i := range s.units {
-		s.kept[i] = keptItem[s.units[i].item]
+	for _, k := range sol.Selected {
+		for _, i := range members[k] {
+			s.kept[i] = true
+		}
 	}
 	s.reserve = s.budget - sol.Cost // everything unused goes to the summary
 	return s, nil
+}
+
+// grow returns xs resized to n, reusing its array when it is large enough;
+// the elements are not cleared.
+func grow[T any](xs []T, n int) []T {
+	if cap(xs) < n {
+		return make([]T, n)
+	}
+	return xs[:n]
 }
 
 // redundancyEdges links near-duplicate groups among the best candidates and

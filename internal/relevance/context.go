@@ -30,8 +30,9 @@ const (
 const contextReach = 2
 
 // inContext returns rel, scaled to a maximum of 1, plus each document's
-// neighbours' share.
-func inContext(rel []float64, c Corpus) []float64 {
+// neighbours' share, written into out (of rel's length, overwritten); rel
+// itself if it is all zero.
+func inContext(out, rel []float64, c Corpus) []float64 {
 	m := 0.0
 	for _, x := range rel {
 		m = max(m, x)
@@ -39,7 +40,7 @@ func inContext(rel []float64, c Corpus) []float64 {
 	if m == 0 {
 		return rel
 	}
-	out := make([]float64, len(rel))
+	clear(out)
 	for i, x := range rel {
 		if x == 0 {
 			continue

@@ -157,10 +157,11 @@ func score(q Query, ix *Index, c Corpus, compare func(lex []float64, dot func(do
 // mix turns BM25 scores lex and cosines cos into relevance: the steps of
 // Score.
 func mix(q Query, ix *Index, c Corpus, lex, cos []float64) []float64 {
-	rel := make([]float64, len(lex))
+	// lex becomes the mix, and cos, no longer needed, the context's sum.
+	rel := lex
 	Mix(rel, lex, cos)
 	if On(Context) {
-		rel = inContext(rel, c)
+		rel = inContext(cos, rel, c)
 	}
 	cues(q, ix, rel)
 	return rel
@@ -226,7 +227,7 @@ func topK(xs []float64, k int) []int {
 }
 
 // Mix writes into rel the weighted sum of lex and cos, each first divided by
-// its maximum.
+// its maximum. rel may be lex or cos.
 func Mix(rel, lex, cos []float64) {
 	var ml, mc float64
 	if len(lex) > 0 {
@@ -236,13 +237,14 @@ func Mix(rel, lex, cos []float64) {
 		mc = slices.Max(cos)
 	}
 	for i := range rel {
-		rel[i] = 0
+		x := 0.0
 		if ml > 0 {
-			rel[i] += LexicalShare * lex[i] / ml
+			x += LexicalShare * lex[i] / ml
 		}
 		if mc > 0 {
-			rel[i] += (1 - LexicalShare) * cos[i] / mc
+			x += (1 - LexicalShare) * cos[i] / mc
 		}
+		rel[i] = x
 	}
 }
 
