@@ -242,19 +242,24 @@ func Solve(p Problem) (Solution, error) {
 		}
 	}
 
-	sel, value := greedy(base, free, p.Budget)
+	sel, value, final := greedy(base, free, p.Budget)
 	limit := p.ExactLimit
 	if limit == 0 {
 		limit = DefaultExactLimit
 	}
 	exact := false
 	if len(free) <= limit {
+		greedySel := sel
 		sel, value, exact = branchAndBound(base, free, p.Budget, sel, value)
+		if !slices.Equal(sel, greedySel) {
+			final = nil
+		}
 	}
-
-	final := newState(p.Items, adj)
-	for _, i := range sel {
-		final.add(i, nil)
+	if final == nil {
+		final = newState(p.Items, adj)
+		for _, i := range sel {
+			final.add(i, nil)
+		}
 	}
 	return Solution{Selected: sel, Cost: final.cost, Value: final.value, Exact: exact,
 		report: &report{final: final, base: base, free: free, room: p.Budget - base.cost}}, nil
@@ -287,8 +292,9 @@ func bound(s *state, cand []int, budget int, value float64) float64 {
 }
 
 // greedy runs the lazy cost-benefit greedy from s (which it does not
-// change) and returns the better of its result and the best single item.
-func greedy(s0 *state, free []int, budget int) ([]int, float64) {
+// change) and returns the better of its result and the best single item,
+// with the greedy's state when its result won (nil otherwise).
+func greedy(s0 *state, free []int, budget int) ([]int, float64, *state) {
 	s := lazyGreedy(s0, free, budget)
 	sel, value := s.selected(), s.value
 
@@ -301,9 +307,9 @@ func greedy(s0 *state, free []int, budget int) ([]int, float64) {
 	if bestI >= 0 {
 		sel = append(s0.selected(), bestI)
 		slices.Sort(sel)
-		value = bestV
+		return sel, bestV, nil
 	}
-	return sel, value
+	return sel, value, s
 }
 
 // lazyGreedy adds to a copy of s0, from free, the item of most gain per
@@ -314,7 +320,10 @@ func lazyGreedy(s0 *state, free []int, budget int) *state {
 	for _, i := range s0.selected() {
 		s.add(i, nil)
 	}
-	all := make([]entry, 0, len(free))
+	buf := entryPool.Get().(*[]entry)
+	defer entryPool.Put(buf)
+	all := (*buf)[:0]
+	defer func() { *buf = all[:0] }()
 	minCost, total := math.MaxInt, 0
 	for _, i := range free {
 		all = append(all, entry{i: i, gain: s.gain(i), cost: s.items[i].Cost})
@@ -371,6 +380,10 @@ func lazyGreedy(s0 *state, free []int, budget int) *state {
 	}
 	return s
 }
+
+// entryPool holds lazyGreedy's arrays of entries between solves: a load
+// solves over every unit of the pool, and nothing outlives the greedy.
+var entryPool = sync.Pool{New: func() any { return new([]entry) }}
 
 type entry struct {
 	i, cost, round int
