@@ -34,9 +34,15 @@ type Buffer struct {
 	last      *selection        // the last load, explained on demand
 	spare     *selection        // the load before it, whose arrays the next load reuses
 	summary   summaryCache
-	cleared   int64     // times the pool was cleared: a load that spans one is not recorded
-	mat       []float32 // the pool's dense embeddings in one matrix, row i = pool[i] (see matrix)
-	matDim    int       // their dimension: 0 before the first, −1 once one does not fit
+	cleared   int64             // times the pool was cleared: a load that spans one is not recorded
+	guests    []*entry          // what the long-term tier recalled for the latest load, by its Seq there
+	gindex    *relevance.Index  // the guests' words, by position in guests
+	guestAt   map[int64]int     // the guests by their Seq in the long-term tier, for their neighbours
+	recalled  map[string]*entry // units recalled from the long-term tier, cached prepared, by origin
+	loads     int64             // loads so far, for the cache's last use
+	demoted   []engram.Demoted  // let go by the cap, not yet handed to the long-term tier
+	mat       []float32         // the pool's dense embeddings in one matrix, row i = pool[i] (see matrix)
+	matDim    int               // their dimension: 0 before the first, −1 once one does not fit
 }
 
 var (
@@ -67,6 +73,9 @@ func (b *Buffer) reset() {
 	b.byID = make(map[string]*entry)
 	b.termID = make(map[string]int32)
 	b.last, b.spare = nil, nil
+	b.demoted = nil
+	b.recalled, b.guestAt = make(map[string]*entry), make(map[int64]int)
+	b.setGuests(nil)
 	b.mat, b.matDim = nil, 0
 	b.summary = summaryCache{}
 	b.cleared++
@@ -134,7 +143,6 @@ func (b *Buffer) AddMessages(ctx context.Context, msgs ...llms.ChatMessage) erro
 		return err
 	}
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	for i, e := range es {
 		b.place(e, keep[i])
 	}
@@ -142,6 +150,8 @@ func (b *Buffer) AddMessages(ctx context.Context, msgs ...llms.ChatMessage) erro
 	if b.opts.maxUnits > 0 && len(b.pool) > b.opts.maxUnits {
 		b.enforceCap()
 	}
+	b.mu.Unlock()
+	b.handDown(ctx)
 	return nil
 }
 
@@ -149,7 +159,7 @@ func (b *Buffer) AddMessages(ctx context.Context, msgs ...llms.ChatMessage) erro
 func (b *Buffer) place(e *entry, d draft) {
 	u := &e.unit
 	u.Seq = b.seq
-	u.ID = "u" + strconv.FormatInt(b.seq, 10)
+	u.ID = idOf(b.seq)
 	b.seq++
 	newGroup := func() int64 { b.group++; return b.group - 1 }
 	switch d.role {
@@ -183,20 +193,26 @@ func (b *Buffer) place(e *entry, d draft) {
 		u.Group = newGroup()
 		b.openHuman = -1
 	}
-	e.wordSet = make([]int32, 0, len(e.terms))
-	for _, t := range e.terms {
+	e.wordSet = b.wordSet(e.terms)
+	b.index.Add(len(b.pool), u.Text, len(b.pool)-1, e.terms)
+	b.pool = append(b.pool, e)
+	b.byID[u.ID] = e
+}
+
+// wordSet numbers terms (see entry.wordSet), sorted and distinct. b.mu is
+// held.
+func (b *Buffer) wordSet(terms []string) []int32 {
+	ws := make([]int32, 0, len(terms))
+	for _, t := range terms {
 		id, ok := b.termID[t]
 		if !ok {
 			id = int32(len(b.termID))
 			b.termID[t] = id
 		}
-		e.wordSet = append(e.wordSet, id)
+		ws = append(ws, id)
 	}
-	slices.Sort(e.wordSet)
-	e.wordSet = slices.Compact(e.wordSet)
-	b.index.Add(len(b.pool), u.Text, len(b.pool)-1, e.terms)
-	b.pool = append(b.pool, e)
-	b.byID[u.ID] = e
+	slices.Sort(ws)
+	return slices.Compact(ws)
 }
 
 // Clear forgets every unit.
@@ -252,13 +268,13 @@ func (b *Buffer) setPinned(id string, on bool) error {
 // [DefaultWeights] raise the utility of units that earned positive reward,
 // so what helped once is kept more readily. NaN and infinite rewards give
 // [engram.ErrInvalidInput].
-func (b *Buffer) Reward(_ context.Context, r float64) error {
+func (b *Buffer) Reward(ctx context.Context, r float64) error {
 	if math.IsNaN(r) || math.IsInf(r, 0) {
 		return fmt.Errorf("ratedistortion: reward %v: %w", r, engram.ErrInvalidInput)
 	}
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	if b.last == nil {
+		b.mu.Unlock()
 		return nil
 	}
 	for i, u := range b.last.units {
@@ -267,6 +283,13 @@ func (b *Buffer) Reward(_ context.Context, r float64) error {
 		}
 	}
 	b.learnFromReward(r)
+	down := b.opts.longTerm != nil && b.showedLongTerm()
+	b.mu.Unlock()
+	if down {
+		if err := b.opts.longTerm.Reward(ctx, r); err != nil {
+			return fmt.Errorf("ratedistortion: reward the long-term tier: %w", err)
+		}
+	}
 	return nil
 }
 

@@ -23,14 +23,14 @@ func (b *Buffer) enforceCap() {
 	}
 	groups := make(map[int64]*group)
 	var order []*group
-	for i, e := range b.pool {
+	for _, e := range b.pool {
 		g := groups[e.unit.Group]
 		if g == nil {
 			g = &group{id: e.unit.Group}
 			groups[e.unit.Group] = g
 			order = append(order, g)
 		}
-		u := b.opts.scorer.Score(b.features(i, 0))
+		u := b.opts.scorer.Score(b.features(e, 0))
 		if math.IsNaN(u) {
 			u = 0
 		}
@@ -39,7 +39,13 @@ func (b *Buffer) enforceCap() {
 		g.pinned = g.pinned || e.unit.Flags.Has(engram.FlagPinned)
 	}
 	newest := b.pool[len(b.pool)-1].unit.Group
-	sort.SliceStable(order, func(i, j int) bool { return order[i].utility < order[j].utility })
+	// Alone, the pool drops what is worth least; over a long-term tier,
+	// which loses nothing, it hands down the oldest, so that the tier
+	// receives the conversation in order and its neighbouring turns stay
+	// neighbours.
+	if b.opts.longTerm == nil {
+		sort.SliceStable(order, func(i, j int) bool { return order[i].utility < order[j].utility })
+	}
 	drop := make(map[int64]float64)
 	n := len(b.pool)
 	for _, g := range order {
@@ -60,6 +66,11 @@ func (b *Buffer) enforceCap() {
 	for _, e := range b.pool {
 		if u, ok := drop[e.unit.Group]; ok {
 			delete(b.byID, e.unit.ID)
+			if b.opts.longTerm != nil {
+				d := engram.Demoted{Unit: e.unit, Retrieved: e.retrieved, Reward: e.reward}
+				d.Embedding = nil
+				b.demoted = append(b.demoted, d)
+			}
 			for _, id := range e.toolIDs {
 				delete(b.toolGroup, id)
 			}

@@ -46,6 +46,12 @@ type UnitReport struct {
 	// Novelty is the share of the unit's group utility that nothing else
 	// kept preserves: what is lost if the group goes, or gained if it comes.
 	Novelty float64
+	// Tier is where the unit came from: the pool's own, or recalled from
+	// the long-term tier (see [WithLongTerm]) and cached in the pool.
+	Tier engram.Tier
+	// Recalled reports that the long-term tier returned the unit for this
+	// load (it may have been cached by an earlier one).
+	Recalled bool
 }
 
 // Explain returns the explanation of the last load, and false before any.
@@ -75,6 +81,7 @@ func (s *selection) explanation() *Explanation {
 			ID: u.e.unit.ID, Seq: u.e.unit.Seq, Group: u.e.unit.Group, Role: u.e.unit.Role,
 			Text: u.e.unit.Text, Kept: s.kept[i], Tokens: u.e.unit.Tokens,
 			Features: u.features, Utility: u.utility,
+			Tier: u.e.tier(), Recalled: u.e.origin != "" && s.recalled[u.e.origin],
 		}
 		if w := weight[u.item]; w > 0 {
 			r.Novelty = min(1, s.sol.Marginal()[u.item]/w)

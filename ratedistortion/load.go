@@ -43,8 +43,11 @@ func (b *Buffer) LoadMemoryVariables(ctx context.Context, inputs map[string]any)
 		qvec = embed.Normalized(v)
 	}
 
+	got, fresh := b.recall(ctx, query)
+
 	b.mu.Lock()
 	cleared := b.cleared
+	b.cache(got, fresh)
 	sel, err := b.selectUnits(query, qvec)
 	b.mu.Unlock()
 	if err != nil {
@@ -69,8 +72,12 @@ func (b *Buffer) LoadMemoryVariables(ctx context.Context, inputs map[string]any)
 		for i, u := range sel.units {
 			if sel.kept[i] {
 				u.e.retrieved++
+				if u.e.origin != "" {
+					u.e.used = b.loads
+				}
 			}
 		}
+		sel.recalled = got
 		b.spare, b.last = b.last, sel
 	} else if b.spare == nil {
 		b.spare = sel
@@ -89,27 +96,33 @@ type scored struct {
 
 // selection is the outcome of one load, detached from the pool.
 type selection struct {
-	b       *Buffer
-	query   string
-	budget  int
-	units   []scored // every unit, chronological
-	kept    []bool   // by unit
-	sol     knapsack.Solution
-	items   []knapsack.Item // the knapsack's items, which sol reads
-	members [][]int         // by item: its units
-	own     []int           // backing of the one-unit members
-	reserve int             // tokens left for the summary
-	learned bool            // the gate has learned from this load (learn.go)
-	summary []string        // summary lines, each ending in "\n"
-	sumTok  int             // their exact cost, header included
+	b        *Buffer
+	query    string
+	budget   int
+	units    []scored // every unit, chronological
+	kept     []bool   // by unit
+	sol      knapsack.Solution
+	items    []knapsack.Item // the knapsack's items, which sol reads
+	members  [][]int         // by item: its units
+	own      []int           // backing of the one-unit members
+	reserve  int             // tokens left for the summary
+	recalled map[string]bool // origins the long-term tier returned for this load
+	learned  bool            // the gate has learned from this load (learn.go)
+	summary  []string        // summary lines, each ending in "\n"
+	sumTok   int             // their exact cost, header included
 }
 
-// relevance scores every unit of the pool against the query.
+// relevance scores every unit of the pool, then every guest (see
+// Buffer.guests), against the query.
 func (b *Buffer) relevance(query string, qvec []float32) []float64 {
 	if query == "" {
-		return make([]float64, len(b.pool))
+		return make([]float64, len(b.pool)+len(b.guests))
 	}
-	return relevance.Score(relevance.NewQuery(query, qvec), b.index, matrixPool{pool(b.pool), b})
+	q := relevance.NewQuery(query, qvec)
+	if len(b.guests) > 0 {
+		return relevance.ScoreWithGuests(q, b.index, matrixPool{pool(b.pool), b}, b.gindex, guestCorpus{b})
+	}
+	return relevance.Score(q, b.index, matrixPool{pool(b.pool), b})
 }
 
 // matrix brings b.mat up to date with the pool, appending the rows of units
@@ -155,10 +168,14 @@ func (p pool) Near(i, k int) int {
 	return -1
 }
 
-// features computes the query-independent features of pool[i] plus rel.
-func (b *Buffer) features(i int, rel float64) engram.Features {
-	e := b.pool[i]
+// features computes the query-independent features of e plus rel. A unit
+// recalled from the long-term tier is as old as the pool: its age is the
+// pool's whole length, its recency 0.
+func (b *Buffer) features(e *entry, rel float64) engram.Features {
 	age := b.seq - 1 - e.unit.Seq
+	if e.origin != "" {
+		age = b.seq
+	}
 	flags, rec := e.unit.Flags, recency(age, b.opts.halfLife)
 	if !relevance.On(relevance.Flags) {
 		flags &= engram.FlagPinned | engram.FlagDirective
@@ -197,7 +214,8 @@ func (b *Buffer) selectUnits(query string, qvec []float32) (*selection, error) {
 		s = &selection{}
 	}
 	b.spare = nil
-	n := len(b.pool)
+	order := b.chronological()
+	n := len(order)
 	*s = selection{b: b, query: query, budget: b.opts.budget,
 		units: grow(s.units, n), kept: grow(s.kept, n), own: grow(s.own, n),
 		items: s.items[:0], members: s.members[:0]}
@@ -205,8 +223,9 @@ func (b *Buffer) selectUnits(query string, qvec []float32) (*selection, error) {
 	var itemOfGroup map[int64]int // made for the first tool call
 	lastGroup, lastItem := int64(-1), -1
 	items, members, own := s.items, s.members, s.own
-	for i, e := range b.pool {
-		f := b.features(i, rel[i])
+	for i, d := range order {
+		e := b.entryAt(d)
+		f := b.features(e, rel[d])
 		u := b.score(f)
 		// A message is selected on its own (a pair's reply and its turn
 		// compete apart: on real dialogue pairing them lost 0.03–0.06 of

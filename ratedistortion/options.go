@@ -38,6 +38,7 @@ type options struct {
 	exactLimit     int
 	logger         *slog.Logger
 	now            func() time.Time
+	longTerm       engram.LongTerm
 }
 
 func defaults() options {
@@ -141,6 +142,16 @@ func WithExactLimit(n int) Option { return func(o *options) { o.exactLimit = n }
 // eviction batch, with how many units went, and one Debug record per unit.
 // Default slog.Default().
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
+
+// WithLongTerm makes the buffer the working tier over lt (a *dmem.Memory,
+// say): the units the pool cap lets go (see [WithMaxUnits]) are demoted to
+// lt with their statistics instead of lost, and every load with a query
+// asks lt for what it would show within the budget; those units compete
+// with the pool's on the same relevance and stay cached in the pool until
+// the cap lets them go again. Rewards after a load that showed them reach
+// lt too. [Explanation] gives each unit's [engram.Tier]. Without a cap the
+// pool never demotes, and lt only answers what the pool does not hold.
+func WithLongTerm(lt engram.LongTerm) Option { return func(o *options) { o.longTerm = lt } }
 
 // WithClock sets the clock that stamps units. Default time.Now.
 func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }

@@ -26,6 +26,8 @@ type entry struct {
 	sents     []sentence       // analysed on first use by the extractive summary
 	toolIDs   []string         // the tool calls it makes or answers
 	group     *groupVec        // on a group's first unit: the group's embedding, cached
+	origin    string           // the long-term tier's id of a unit recalled from it; "" for the pool's own
+	used      int64            // a guest's last load that recalled or kept it
 }
 
 // draft is a unit prepared outside the lock, before it has a place in the pool.

@@ -83,3 +83,33 @@ func (ix *Index) Score(q map[string]float64, out []float64) {
 		}
 	}
 }
+
+// ScoreJoint adds into out the BM25 score, for the weighted query q, of
+// every document of ix, and into outOther that of every document of
+// other, as one collection: document counts, frequencies and lengths are
+// the two indexes' together. out and outOther must have room for every
+// document id of ix and of other.
+func (ix *Index) ScoreJoint(q map[string]float64, other *Index, out, outOther []float64) {
+	docs := float64(ix.docs + other.docs)
+	if docs == 0 {
+		return
+	}
+	avg := (ix.totalLen + other.totalLen) / docs
+	for t, w := range q {
+		a, c := ix.postings[t], other.postings[t]
+		n := float64(len(a) + len(c))
+		if n == 0 || w == 0 {
+			continue
+		}
+		idf := w * math.Log(1+(docs-n+0.5)/(n+0.5))
+		add := func(ps []posting, lens []float32, out []float64) {
+			for _, p := range ps {
+				tf := float64(p.tf)
+				norm := k1 * (1 - b + b*float64(lens[p.doc])/avg)
+				out[p.doc] += idf * tf * (k1 + 1) / (tf + norm)
+			}
+		}
+		add(a, ix.docLen, out)
+		add(c, other.docLen, outOther)
+	}
+}

@@ -63,16 +63,13 @@ func inContext(out, rel []float64, c Corpus) []float64 {
 	return out
 }
 
-// cues adds to rel what the turn's speaker and place say.
-func cues(q Query, ix *Index, rel []float64) {
+// cues adds to rel what the turn's speaker and place say, in units of m,
+// the best document's relevance.
+func cues(q Query, ix *Index, rel []float64, m float64) {
 	spk := On(Speaker) && speakerCue != 0
 	ask := On(Asked) && askedCue != 0
 	if !spk && !ask {
 		return
-	}
-	m := 0.0
-	for _, x := range rel {
-		m = max(m, x)
 	}
 	if m == 0 {
 		return // nothing matched: cues alone choose nothing

@@ -1,0 +1,233 @@
+package ratedistortion
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strconv"
+
+	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/relevance"
+)
+
+// maxCached is how many units recalled from the long-term tier stay
+// cached, prepared (embedded, counted, analysed), for the next loads that
+// recall them; past it the least recently used quarter goes. A load's
+// guests — what the tier returned for it — are scored with the pool
+// (relevance.ScoreWithGuests), kept or dropped like its units, and
+// rendered in time order among them, but never demoted again: the tier
+// holds them.
+const maxCached = 512
+
+// handDown passes the units the cap let go to the long-term tier. A failure
+// of the tier is not the save's: it is logged, and the units stay queued
+// for the next save or load to hand down, unless the buffer is cleared
+// meanwhile.
+func (b *Buffer) handDown(ctx context.Context) {
+	if b.opts.longTerm == nil {
+		return
+	}
+	b.mu.Lock()
+	ds, cleared := b.demoted, b.cleared
+	b.demoted = nil
+	b.mu.Unlock()
+	if len(ds) == 0 {
+		return
+	}
+	if err := b.opts.longTerm.Demote(ctx, ds); err != nil {
+		b.opts.logger.Warn("ratedistortion: long-term tier: demote failed; will retry",
+			"units", len(ds), "error", err)
+		b.mu.Lock()
+		if b.cleared == cleared {
+			b.demoted = append(ds, b.demoted...)
+		}
+		b.mu.Unlock()
+		return
+	}
+	b.opts.logger.Debug("ratedistortion: long-term tier: demoted units", "units", len(ds))
+}
+
+// recall asks the long-term tier what it would show for query within the
+// budget and prepares entries for the units not cached yet. It returns the
+// origins of everything recalled, and the new entries. A failing tier is
+// logged and the load goes on with the pool alone.
+func (b *Buffer) recall(ctx context.Context, query string) (map[string]bool, []*entry) {
+	if b.opts.longTerm == nil || query == "" {
+		return nil, nil
+	}
+	us, err := b.opts.longTerm.Recall(ctx, query, b.opts.budget)
+	if err != nil {
+		b.opts.logger.Warn("ratedistortion: long-term tier: recall failed; loading from the pool alone", "error", err)
+		return nil, nil
+	}
+	got := make(map[string]bool, len(us))
+	var fresh []engram.Unit
+	b.mu.Lock()
+	for _, u := range us {
+		if u.ID == "" || u.Text == "" || got[u.ID] {
+			continue
+		}
+		got[u.ID] = true
+		if b.recalled[u.ID] == nil {
+			fresh = append(fresh, u)
+		}
+	}
+	b.mu.Unlock()
+	if len(fresh) == 0 {
+		return got, nil
+	}
+	ds := make([]draft, len(fresh))
+	for i, u := range fresh {
+		ds[i] = draft{role: u.Role, text: u.Text}
+	}
+	es, err := b.prepare(ctx, ds)
+	if err != nil {
+		b.opts.logger.Warn("ratedistortion: long-term tier: recalled units not prepared; loading from the pool alone", "error", err)
+		return nil, nil
+	}
+	for i, e := range es {
+		u := fresh[i]
+		e.origin = u.ID
+		e.unit.ID, e.unit.Seq, e.unit.Group = "lt:"+u.ID, u.Seq, -1
+		if !u.Time.IsZero() {
+			e.unit.Time = u.Time
+		}
+		e.unit.Flags |= u.Flags &^ engram.FlagPinned
+	}
+	return got, es
+}
+
+// cache adds the recalled entries to the cache, marks what the tier
+// returned as used by this load, trims the cache, and makes the guests of
+// this load what the tier returned: only they compete with the pool, since
+// units recalled for other queries, scored again, crowd out the pool's
+// (on the development set's long replay they cost 0.07 of recall). Entries
+// another load cached first are skipped. b.mu is held.
+func (b *Buffer) cache(got map[string]bool, es []*entry) {
+	b.loads++
+	for _, e := range es {
+		if b.recalled[e.origin] == nil {
+			b.recalled[e.origin] = e
+		}
+	}
+	var gs []*entry
+	for id := range got {
+		if e := b.recalled[id]; e != nil {
+			e.used = b.loads
+			gs = append(gs, e)
+		}
+	}
+	slices.SortFunc(gs, func(x, y *entry) int { return cmp.Compare(x.unit.Seq, y.unit.Seq) })
+	if len(b.recalled) > maxCached {
+		all := make([]*entry, 0, len(b.recalled))
+		for _, e := range b.recalled {
+			all = append(all, e)
+		}
+		slices.SortFunc(all, func(x, y *entry) int { return cmp.Compare(y.used, x.used) })
+		for _, e := range all[maxCached*3/4:] {
+			delete(b.recalled, e.origin)
+		}
+	}
+	b.setGuests(gs)
+}
+
+// setGuests makes gs the guests and indexes them. b.mu is held.
+func (b *Buffer) setGuests(gs []*entry) {
+	b.guests = gs
+	b.gindex = relevance.NewIndex()
+	clear(b.guestAt)
+	for i, e := range gs {
+		if e.unit.Group < 0 {
+			e.unit.Group = b.group
+			b.group++
+			e.wordSet = b.wordSet(e.terms)
+		}
+		b.gindex.Add(i, e.unit.Text, -1, e.terms)
+		b.guestAt[e.unit.Seq] = i
+	}
+}
+
+// entryAt returns the pool's unit d, or for d past the pool the guest
+// d − len(pool): the numbering relevance scores them in.
+func (b *Buffer) entryAt(d int) *entry {
+	if d < len(b.pool) {
+		return b.pool[d]
+	}
+	return b.guests[d-len(b.pool)]
+}
+
+// chronological returns the pool's units and the guests, numbered as
+// entryAt does, in time order: the pool in its own order, each guest
+// before the first pool unit saved after it. b.mu is held.
+func (b *Buffer) chronological() []int {
+	n, m := len(b.pool), len(b.guests)
+	order := make([]int, 0, n+m)
+	if m == 0 {
+		for i := range n {
+			order = append(order, i)
+		}
+		return order
+	}
+	gs := make([]int, m)
+	for j := range gs {
+		gs[j] = j
+	}
+	slices.SortStableFunc(gs, func(x, y int) int {
+		if c := b.guests[x].unit.Time.Compare(b.guests[y].unit.Time); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.guests[x].unit.Seq, b.guests[y].unit.Seq)
+	})
+	i := 0
+	for _, j := range gs {
+		t := b.guests[j].unit.Time
+		for i < n && !b.pool[i].unit.Time.After(t) {
+			order = append(order, i)
+			i++
+		}
+		order = append(order, n+j)
+	}
+	for ; i < n; i++ {
+		order = append(order, i)
+	}
+	return order
+}
+
+// guestCorpus is the guests as a relevance.Corpus; a guest's neighbours are
+// the guests next to it in the long-term tier.
+type guestCorpus struct{ b *Buffer }
+
+func (g guestCorpus) Len() int                      { return len(g.b.guests) }
+func (g guestCorpus) Vector(i int) relevance.Vector { return g.b.guests[i].vec }
+func (g guestCorpus) Dense(i int) []float32         { return g.b.guests[i].vec.DenseOrNil() }
+func (g guestCorpus) Near(i, k int) int {
+	if j, ok := g.b.guestAt[g.b.guests[i].unit.Seq+int64(k)]; ok {
+		return j
+	}
+	return -1
+}
+
+// tier returns the tier a unit came from.
+func (e *entry) tier() engram.Tier {
+	if e.origin != "" {
+		return engram.TierLongTerm
+	}
+	return engram.TierWorking
+}
+
+// showedLongTerm reports whether the last load returned a unit recalled
+// from the long-term tier. b.mu is held.
+func (b *Buffer) showedLongTerm() bool {
+	if b.last == nil {
+		return false
+	}
+	for i, u := range b.last.units {
+		if b.last.kept[i] && u.e.origin != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// idOf is the id of the pool's own unit seq.
+func idOf(seq int64) string { return "u" + strconv.FormatInt(seq, 10) }
