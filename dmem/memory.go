@@ -45,8 +45,8 @@ type Memory struct {
 	goneOrder []int64           // sequence numbers of gone, oldest first
 	df        map[string]uint32 // steps seen per term
 	seen      seenRing
-	novelty   gate // gates reward-free novelty
-	rpe       gate // gates reward prediction errors
+	novelty   routeGate // gates reward-free novelty
+	rpe       routeGate // gates reward prediction errors
 	st        state
 	pending   *pendingStep // the latest step, whose transition is open
 	openHuman int64        // group of a human turn awaiting its reply, or -1

@@ -6,7 +6,7 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/embed"
-	learned "github.com/engram-go/engram/gate"
+	"github.com/engram-go/engram/gate"
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/tokens"
 	"github.com/tmc/langchaingo/embeddings"
@@ -36,7 +36,7 @@ type options struct {
 	aiPrefix       string
 	counter        engram.TokenCounter
 	now            func() time.Time
-	gate           *learned.Gate
+	gate           *gate.Gate
 }
 
 func defaults() options {
@@ -167,7 +167,7 @@ func WithTokenCounter(c engram.TokenCounter) Option { return func(o *options) { 
 // memory's and restored into g when a durable memory opens. g may be
 // shared with other memories only if they are to learn one gate together.
 // Default nil: the hand-set policy alone.
-func WithGate(g *learned.Gate) Option { return func(o *options) { o.gate = g } }
+func WithGate(g *gate.Gate) Option { return func(o *options) { o.gate = g } }
 
 // WithClock sets the clock that stamps units. Default time.Now.
 func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
