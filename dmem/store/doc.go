@@ -1,4 +1,4 @@
-// Package store is what a durable D-MEM memory ([dmem]) asks of the place
+// Package store is what a durable D-MEM memory (package dmem) asks of the place
 // that keeps its record, for those who write such a place or test one.
 // Users of dmem need none of it beyond the name [Store]: dmem.WithPath opens
 // the embedded bbolt store (dmem.OpenStore to share one), dmem/pgstore keeps
