@@ -18,11 +18,12 @@ import (
 	"time"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem/store"
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
 )
 
-// boltStore is the embedded [Store]: one bbolt file, which is ACID, so a
+// boltStore is the embedded [store.Store]: one bbolt file, which is ACID, so a
 // crash at any point leaves it at the last commit, and per namespace a
 // chromem index of the core records, built when the namespace is first used.
 // bbolt locks its file, so one process at a time uses it.
@@ -40,7 +41,7 @@ type boltStore struct {
 	closed   bool
 
 	mu     sync.RWMutex // guards spaces and each space's ix
-	spaces map[Namespace]*space
+	spaces map[engram.Namespace]*space
 
 	skipMu  sync.Mutex      // guards skipped
 	skipped map[string]bool // damaged records already logged
@@ -93,7 +94,7 @@ var openFiles = struct {
 // A file of zero bytes is damaged too: dmem never leaves one (it creates
 // its file whole, under another name, and links it into place), so an
 // empty file is one that lost its contents.
-func OpenStore(dir string) (Store, error) {
+func OpenStore(dir string) (store.Store, error) {
 	s, err := openStore(context.Background(), dir)
 	if err != nil {
 		return nil, err
@@ -123,7 +124,7 @@ func openStore(ctx context.Context, dir string) (*boltStore, error) {
 		release(path)
 		return nil, err
 	}
-	return &boltStore{db: db, path: path, spaces: make(map[Namespace]*space)}, nil
+	return &boltStore{db: db, path: path, spaces: make(map[engram.Namespace]*space)}, nil
 }
 
 func release(path string) {
@@ -328,7 +329,7 @@ func checkLayout(db *bolt.DB, path string) error {
 func (s *boltStore) String() string { return "bbolt, chromem-go exact search" }
 
 // nsKey encodes a namespace injectively.
-func nsKey(ns Namespace) []byte {
+func nsKey(ns engram.Namespace) []byte {
 	var b []byte
 	for _, f := range [...]string{ns.User, ns.Agent, ns.Session} {
 		b = appendBytes(b, []byte(f))
@@ -337,13 +338,13 @@ func nsKey(ns Namespace) []byte {
 }
 
 // parseNSKey decodes what nsKey wrote.
-func parseNSKey(k []byte) (Namespace, bool) {
+func parseNSKey(k []byte) (engram.Namespace, bool) {
 	d := &decoder{b: k}
 	var f [3]string
 	for i := range f {
 		f[i] = string(d.bytes(d.uvarint()))
 	}
-	ns := Namespace{User: f[0], Agent: f[1], Session: f[2]}
+	ns := engram.Namespace{User: f[0], Agent: f[1], Session: f[2]}
 	return ns, !d.err && len(d.b) == 0 && ns.Valid()
 }
 
@@ -357,7 +358,7 @@ func (s *boltStore) check(ctx context.Context) error {
 // checkNS refuses a namespace whose key bbolt cannot hold: the three
 // fields together may have about 32 KB (bolt.MaxKeySize, less a few
 // bytes of lengths).
-func checkNS(ns Namespace) error {
+func checkNS(ns engram.Namespace) error {
 	if n := len(nsKey(ns)); n > bolt.MaxKeySize {
 		return fmt.Errorf("dmem: store: a namespace of %d bytes (user %d, agent %d, session %d), over bbolt's key limit of %d: %w",
 			n, len(ns.User), len(ns.Agent), len(ns.Session), bolt.MaxKeySize, engram.ErrInvalidInput)
@@ -367,7 +368,7 @@ func checkNS(ns Namespace) error {
 
 // spaceFor returns the loaded space of ns, loading it on first use. The
 // caller holds commitMu.
-func (s *boltStore) spaceFor(ns Namespace) (*space, error) {
+func (s *boltStore) spaceFor(ns engram.Namespace) (*space, error) {
 	s.mu.RLock()
 	sp := s.spaces[ns]
 	s.mu.RUnlock()
@@ -397,7 +398,7 @@ func (s *boltStore) spaceFor(ns Namespace) (*space, error) {
 				return nil
 			}
 			sp.next = max(sp.next, r.Seq+1)
-			if r.Route == RouteCore {
+			if r.Route == store.RouteCore {
 				sp.core[r.Seq] = r.LogP
 				if !zero(r.Embedding) {
 					if err := sp.index(len(r.Embedding)).add(context.Background(), seqID(r.Seq), r.Embedding); err != nil {
@@ -474,7 +475,7 @@ func (st *staged) set(seq int64, c coreChange) {
 	st.changes[seq] = c
 }
 
-func (s *boltStore) Commit(ctx context.Context, ns Namespace, ops []Op) error {
+func (s *boltStore) Commit(ctx context.Context, ns engram.Namespace, ops []store.Op) error {
 	for _, op := range ops {
 		if err := op.Check(); err != nil {
 			return fmt.Errorf("dmem: store: commit: %w", err)
@@ -554,11 +555,11 @@ func spaceBucket(tx *bolt.Tx, key []byte) (*bolt.Bucket, error) {
 
 // applyBolt applies one op; it returns the namespace's bucket, which
 // OpClear replaces.
-func applyBolt(tx *bolt.Tx, b *bolt.Bucket, key []byte, st *staged, op Op) (*bolt.Bucket, error) {
+func applyBolt(tx *bolt.Tx, b *bolt.Bucket, key []byte, st *staged, op store.Op) (*bolt.Bucket, error) {
 	units, log := b.Bucket(unitsBucket), b.Bucket(logBucket)
 	k := seqKey(op.Seq)
 	switch op.Kind {
-	case OpPut:
+	case store.OpPut:
 		r := op.Record
 		k = seqKey(r.Seq)
 		if old := units.Get(k); old != nil {
@@ -566,22 +567,22 @@ func applyBolt(tx *bolt.Tx, b *bolt.Bucket, key []byte, st *staged, op Op) (*bol
 				r.LogP = o.LogP
 			}
 		}
-		if r.Route == RouteCore {
+		if r.Route == store.RouteCore {
 			st.set(r.Seq, coreChange{present: true, logP: r.LogP, reindex: true, vec: r.Embedding})
 		} else {
 			st.set(r.Seq, coreChange{})
 		}
 		return b, units.Put(k, encodeRecord(r))
-	case OpDelete:
+	case store.OpDelete:
 		st.set(op.Seq, coreChange{})
 		return b, units.Delete(k)
-	case OpLog:
+	case store.OpLog:
 		r := op.Record
 		r.Embedding = nil
 		return b, log.Put(seqKey(r.Seq), encodeRecord(r))
-	case OpUnlog:
+	case store.OpUnlog:
 		return b, log.Delete(k)
-	case OpPriority:
+	case store.OpPriority:
 		v := units.Get(k)
 		if v == nil {
 			return b, nil
@@ -590,14 +591,14 @@ func applyBolt(tx *bolt.Tx, b *bolt.Bucket, key []byte, st *staged, op Op) (*bol
 		if err != nil {
 			return b, nil
 		}
-		r.LogP = NewLogP(r.LogP, op.At, op.Mul, op.Add, op.Min)
-		if r.Route == RouteCore {
+		r.LogP = store.NewLogP(r.LogP, op.At, op.Mul, op.Add, op.Min)
+		if r.Route == store.RouteCore {
 			st.set(r.Seq, coreChange{present: true, logP: r.LogP})
 		}
 		return b, units.Put(k, encodeRecord(r))
-	case OpEvict:
+	case store.OpEvict:
 		return b, evictBolt(units, log, st, op.Capacity)
-	case OpTerm:
+	case store.OpTerm:
 		if op.Term == "" {
 			return b, nil // bbolt refuses empty keys; an empty term carries nothing
 		}
@@ -607,9 +608,9 @@ func applyBolt(tx *bolt.Tx, b *bolt.Bucket, key []byte, st *staged, op Op) (*bol
 			n, _ = binary.Varint(v)
 		}
 		return b, tb.Put([]byte(op.Term), binary.AppendVarint(nil, n+op.N))
-	case OpState:
+	case store.OpState:
 		return b, b.Bucket(metaBucket).Put(stateKey, op.State)
-	case OpClear:
+	case store.OpClear:
 		if err := tx.Bucket(rootBucket).DeleteBucket(key); err != nil {
 			return nil, err
 		}
@@ -660,7 +661,7 @@ func evictBolt(units, log *bolt.Bucket, st *staged, capacity int) error {
 			st.set(e.seq, coreChange{})
 			continue
 		}
-		r.Route, r.Embedding = RouteNowhere, nil
+		r.Route, r.Embedding = store.RouteNowhere, nil
 		if err := log.Put(k, encodeRecord(r)); err != nil {
 			return err
 		}
@@ -672,7 +673,7 @@ func evictBolt(units, log *bolt.Bucket, st *staged, capacity int) error {
 	return nil
 }
 
-func (s *boltStore) Reserve(ctx context.Context, ns Namespace, n int) (int64, error) {
+func (s *boltStore) Reserve(ctx context.Context, ns engram.Namespace, n int) (int64, error) {
 	s.commitMu.Lock()
 	defer s.commitMu.Unlock()
 	if err := s.check(ctx); err != nil {
@@ -698,7 +699,7 @@ func (s *boltStore) Reserve(ctx context.Context, ns Namespace, n int) (int64, er
 
 // view runs fn in a read transaction on the bucket of ns; b is nil if the
 // namespace holds nothing.
-func (s *boltStore) view(ctx context.Context, ns Namespace, fn func(b *bolt.Bucket) error) error {
+func (s *boltStore) view(ctx context.Context, ns engram.Namespace, fn func(b *bolt.Bucket) error) error {
 	s.commitMu.Lock()
 	err := s.check(ctx)
 	s.commitMu.Unlock()
@@ -713,8 +714,8 @@ func (s *boltStore) view(ctx context.Context, ns Namespace, fn func(b *bolt.Buck
 	return err
 }
 
-func (s *boltStore) Get(ctx context.Context, ns Namespace, seq int64) (Record, error) {
-	var r Record
+func (s *boltStore) Get(ctx context.Context, ns engram.Namespace, seq int64) (store.Record, error) {
+	var r store.Record
 	var found bool
 	err := s.view(ctx, ns, func(b *bolt.Bucket) error {
 		if b == nil {
@@ -738,16 +739,16 @@ func (s *boltStore) Get(ctx context.Context, ns Namespace, seq int64) (Record, e
 		return nil
 	})
 	if err != nil {
-		return Record{}, err
+		return store.Record{}, err
 	}
 	if !found {
-		return Record{}, fmt.Errorf("dmem: store: record %d of %s: %w", seq, ns, engram.ErrNotFound)
+		return store.Record{}, fmt.Errorf("dmem: store: record %d of %s: %w", seq, ns, engram.ErrNotFound)
 	}
 	return r, nil
 }
 
-func (s *boltStore) Scan(ctx context.Context, ns Namespace, log bool, fn func(Record) error) error {
-	var rs []Record
+func (s *boltStore) Scan(ctx context.Context, ns engram.Namespace, log bool, fn func(store.Record) error) error {
+	var rs []store.Record
 	err := s.view(ctx, ns, func(b *bolt.Bucket) error {
 		if b == nil {
 			return nil
@@ -780,7 +781,7 @@ func (s *boltStore) Scan(ctx context.Context, ns Namespace, log bool, fn func(Re
 	return nil
 }
 
-func (s *boltStore) Query(ctx context.Context, ns Namespace, vec []float32, n int) ([]Hit, error) {
+func (s *boltStore) Query(ctx context.Context, ns engram.Namespace, vec []float32, n int) ([]store.Hit, error) {
 	s.commitMu.Lock()
 	err := s.check(ctx)
 	var sp *space
@@ -804,7 +805,7 @@ func (s *boltStore) Query(ctx context.Context, ns Namespace, vec []float32, n in
 	if err != nil || len(hits) == 0 {
 		return nil, err
 	}
-	out := make([]Hit, 0, len(hits))
+	out := make([]store.Hit, 0, len(hits))
 	err = s.view(ctx, ns, func(b *bolt.Bucket) error {
 		if b == nil {
 			return nil
@@ -817,8 +818,8 @@ func (s *boltStore) Query(ctx context.Context, ns Namespace, vec []float32, n in
 			seq, _ := strconv.ParseInt(h.id, 10, 64)
 			k := seqKey(seq)
 			if v := units.Get(k); v != nil {
-				if r, err := decodeRecord(k, v); err == nil && r.Route == RouteCore {
-					out = append(out, Hit{Record: r, Similarity: h.sim})
+				if r, err := decodeRecord(k, v); err == nil && r.Route == store.RouteCore {
+					out = append(out, store.Hit{Record: r, Similarity: h.sim})
 				}
 			}
 		}
@@ -827,8 +828,8 @@ func (s *boltStore) Query(ctx context.Context, ns Namespace, vec []float32, n in
 	return out, err
 }
 
-func (s *boltStore) Load(ctx context.Context, ns Namespace) (Snapshot, error) {
-	snap := Snapshot{Terms: make(map[string]int64)}
+func (s *boltStore) Load(ctx context.Context, ns engram.Namespace) (store.Snapshot, error) {
+	snap := store.Snapshot{Terms: make(map[string]int64)}
 	err := s.view(ctx, ns, func(b *bolt.Bucket) error {
 		if b == nil {
 			return nil
@@ -878,7 +879,7 @@ func (s *boltStore) write(fn func(*bolt.Tx) error) error {
 
 // skip logs, once per record, a record that does not decode: it costs that
 // record, never the memory.
-func (s *boltStore) skip(ns Namespace, bucket, k []byte, err error) {
+func (s *boltStore) skip(ns engram.Namespace, bucket, k []byte, err error) {
 	id := string(nsKey(ns)) + "\x00" + string(bucket) + "\x00" + string(k)
 	s.skipMu.Lock()
 	if s.skipped == nil {
@@ -911,7 +912,7 @@ func forEach(b *bolt.Bucket, fn func(k, v []byte) error) error {
 const recordVersion = 1
 
 // encodeRecord returns the binary form of r, less its Seq (the key).
-func encodeRecord(r Record) []byte {
+func encodeRecord(r store.Record) []byte {
 	b := make([]byte, 0, 2+5*8+binary.MaxVarintLen64+4*len(r.Embedding)+len(r.Data))
 	b = append(b, recordVersion, byte(r.Route))
 	for _, f := range [...]float64{r.LogP, r.Delta, r.Gate, r.Novelty, r.Reward} {
@@ -928,12 +929,12 @@ func encodeRecord(r Record) []byte {
 // shares no memory with v. A statistic that is not finite is repaired to
 // 0 (see repair); a vector that is not, or a size past its bound, makes
 // the record damaged.
-func decodeRecord(k, v []byte) (Record, error) {
+func decodeRecord(k, v []byte) (store.Record, error) {
 	if len(k) != 8 || len(v) < 2 || v[0] != recordVersion {
-		return Record{}, errCorrupt
+		return store.Record{}, errCorrupt
 	}
 	d := &decoder{b: v[2:]}
-	r := Record{Seq: int64(binary.BigEndian.Uint64(k)), Route: Route(v[1])}
+	r := store.Record{Seq: int64(binary.BigEndian.Uint64(k)), Route: store.Route(v[1])}
 	r.LogP, r.Delta, r.Gate, r.Novelty, r.Reward = repair(d.float(), 0), repair(d.float(), 0), repair(d.float(), 0), repair(d.float(), 0), repair(d.float(), 0)
 	if n := d.uvarint(); n > 0 && n <= maxDim && n <= uint64(len(d.b))/4 {
 		r.Embedding = make([]float32, n)
@@ -946,8 +947,8 @@ func decodeRecord(k, v []byte) (Record, error) {
 	} else if n > 0 {
 		d.err = true
 	}
-	if d.err || r.Seq < 0 || r.Route > RouteMerged {
-		return Record{}, errCorrupt
+	if d.err || r.Seq < 0 || r.Route > store.RouteMerged {
+		return store.Record{}, errCorrupt
 	}
 	if len(d.b) > 0 {
 		r.Data = append([]byte(nil), d.b...)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem/store"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -22,10 +23,10 @@ func openBolt(t *testing.T) *boltStore {
 // reaches it; the commit, and every later one, succeeds.
 func TestEvictSkipsDamagedRecord(t *testing.T) {
 	s := openBolt(t)
-	var ns Namespace
-	var ops []Op
+	var ns engram.Namespace
+	var ops []store.Op
 	for seq := range int64(4) {
-		ops = append(ops, Put(Record{Seq: seq, Route: RouteCore, LogP: float64(seq), Embedding: []float32{1, float32(seq)}, Data: []byte("x")}))
+		ops = append(ops, store.Put(store.Record{Seq: seq, Route: store.RouteCore, LogP: float64(seq), Embedding: []float32{1, float32(seq)}, Data: []byte("x")}))
 	}
 	if err := s.Commit(bg, ns, ops); err != nil {
 		t.Fatal(err)
@@ -37,11 +38,11 @@ func TestEvictSkipsDamagedRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Commit(bg, ns, []Op{Evict(2)}); err != nil {
+	if err := s.Commit(bg, ns, []store.Op{store.Evict(2)}); err != nil {
 		t.Fatalf("an eviction reaching a damaged record failed: %v", err)
 	}
 	var kept []int64
-	if err := s.Scan(bg, ns, false, func(r Record) error { kept = append(kept, r.Seq); return nil }); err != nil {
+	if err := s.Scan(bg, ns, false, func(r store.Record) error { kept = append(kept, r.Seq); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if len(kept) != 2 || kept[0] != 2 || kept[1] != 3 {
@@ -50,7 +51,7 @@ func TestEvictSkipsDamagedRecord(t *testing.T) {
 	if _, err := s.Get(bg, ns, 0); !errors.Is(err, engram.ErrNotFound) {
 		t.Fatalf("the damaged record is still there: %v", err)
 	}
-	if err := s.Commit(bg, ns, []Op{Evict(1)}); err != nil {
+	if err := s.Commit(bg, ns, []store.Op{store.Evict(1)}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -59,8 +60,8 @@ func TestEvictSkipsDamagedRecord(t *testing.T) {
 // ErrClosed, not bbolt's own error.
 func TestBoltReadRacingClose(t *testing.T) {
 	s := openBolt(t)
-	var ns Namespace
-	if err := s.Commit(bg, ns, []Op{Put(Record{Seq: 1, Route: RouteCore, Embedding: []float32{1}})}); err != nil {
+	var ns engram.Namespace
+	if err := s.Commit(bg, ns, []store.Op{store.Put(store.Record{Seq: 1, Route: store.RouteCore, Embedding: []float32{1}})}); err != nil {
 		t.Fatal(err)
 	}
 	// The state Close leaves between a read's check and its transaction.
@@ -73,7 +74,7 @@ func TestBoltReadRacingClose(t *testing.T) {
 	if _, err := s.Load(bg, ns); !errors.Is(err, engram.ErrClosed) {
 		t.Fatalf("Load: %v, want ErrClosed", err)
 	}
-	if err := s.Scan(bg, ns, false, func(Record) error { return nil }); !errors.Is(err, engram.ErrClosed) {
+	if err := s.Scan(bg, ns, false, func(store.Record) error { return nil }); !errors.Is(err, engram.ErrClosed) {
 		t.Fatalf("Scan: %v, want ErrClosed", err)
 	}
 }

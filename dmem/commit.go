@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem/store"
 )
 
 // commitBackoff is how long the writer waits before each retry of a failed
@@ -15,7 +16,7 @@ import (
 // server restart, and give up before a caller's patience does.
 var commitBackoff = []time.Duration{20 * time.Millisecond, 100 * time.Millisecond, 500 * time.Millisecond}
 
-// writer is a group commit in front of a [Store]: memory operations append
+// writer is a group commit in front of a [store.Store]: memory operations append
 // their ops in the order they happened (under Memory.mu), then wait outside
 // that lock; whoever commits takes every pending op, so concurrent writers
 // share one transaction and one fsync, and commits keep the memory's order.
@@ -31,8 +32,8 @@ var commitBackoff = []time.Duration{20 * time.Millisecond, 100 * time.Millisecon
 // retried: puts, deletes, evictions and the state are the same twice, term
 // counts and boosts of priority count twice, which only shifts statistics.
 type writer struct {
-	store   Store
-	ns      Namespace
+	store   store.Store
+	ns      engram.Namespace
 	backoff []time.Duration // waits between attempts
 
 	mu    sync.Mutex // guards open and stale
@@ -44,12 +45,12 @@ type writer struct {
 
 // group is the ops of one commit, and how it ended.
 type group struct {
-	ops  []Op
+	ops  []store.Op
 	done chan struct{} // closed once err is set
 	err  error
 }
 
-func newWriter(s Store, ns Namespace) *writer {
+func newWriter(s store.Store, ns engram.Namespace) *writer {
 	return &writer{store: s, ns: ns, backoff: commitBackoff}
 }
 
@@ -60,7 +61,7 @@ func (g *group) settle(err error) {
 
 // add queues ops and returns the group to wait on. While the writer is
 // stale the ops are not queued: they fail with the error that made it so.
-func (w *writer) add(ops ...Op) *group {
+func (w *writer) add(ops ...store.Op) *group {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.stale != nil {
@@ -146,7 +147,7 @@ func (w *writer) wait(ctx context.Context, g *group) error {
 // meet. The commit itself is never abandoned half-way by the caller's
 // cancellation, since other callers' ops ride on it; the waits between
 // attempts are.
-func (w *writer) commit(ctx context.Context, ops []Op) error {
+func (w *writer) commit(ctx context.Context, ops []store.Op) error {
 	for i := 0; ; i++ {
 		err := w.store.Commit(context.WithoutCancel(ctx), w.ns, ops)
 		if err == nil || i == len(w.backoff) || !transient(err) {

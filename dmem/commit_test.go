@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem/store"
 )
 
 // errFire is what a hookedStore's failing commits return.
@@ -20,14 +21,14 @@ var errFire = errors.New("disk on fire")
 // hookedStore is a store whose commits can be made to fail, for good or
 // for the next few, and whose reservations can be held up.
 type hookedStore struct {
-	Store
+	store.Store
 	failing atomic.Bool  // every commit fails
 	failN   atomic.Int64 // the next failN commits fail
 	fails   atomic.Int64 // commits failed so far
 	reserve func()       // called at the start of Reserve, if set
 }
 
-func (s *hookedStore) Commit(ctx context.Context, ns Namespace, ops []Op) error {
+func (s *hookedStore) Commit(ctx context.Context, ns engram.Namespace, ops []store.Op) error {
 	if s.failing.Load() || s.failN.Add(-1) >= 0 {
 		s.fails.Add(1)
 		return errFire
@@ -35,7 +36,7 @@ func (s *hookedStore) Commit(ctx context.Context, ns Namespace, ops []Op) error 
 	return s.Store.Commit(ctx, ns, ops)
 }
 
-func (s *hookedStore) Reserve(ctx context.Context, ns Namespace, n int) (int64, error) {
+func (s *hookedStore) Reserve(ctx context.Context, ns engram.Namespace, n int) (int64, error) {
 	if s.reserve != nil {
 		s.reserve()
 	}
@@ -141,13 +142,13 @@ func TestCloseAfterFailure(t *testing.T) {
 // store that refuses the ops themselves is not retried.
 func TestCommitRetries(t *testing.T) {
 	s := &hookedStore{Store: openBolt(t)}
-	w := newWriter(s, Namespace{})
+	w := newWriter(s, engram.Namespace{})
 	w.backoff = []time.Duration{time.Hour}
 	ctx, cancel := context.WithTimeout(bg, 50*time.Millisecond)
 	defer cancel()
 	s.failing.Store(true)
 	start := time.Now()
-	err := w.wait(ctx, w.add(Term("x", 1)))
+	err := w.wait(ctx, w.add(store.Term("x", 1)))
 	if !errors.Is(err, ErrStore) || !errors.Is(err, errFire) || time.Since(start) > 10*time.Second {
 		t.Fatalf("commit with a cancelled context: %v after %v", err, time.Since(start))
 	}
@@ -156,12 +157,12 @@ func TestCommitRetries(t *testing.T) {
 	}
 	w.fresh()
 	s.failing.Store(false)
-	bad := Put(Record{Seq: 1, LogP: math.NaN()})
+	bad := store.Put(store.Record{Seq: 1, LogP: math.NaN()})
 	if err := w.wait(bg, w.add(bad)); !errors.Is(err, engram.ErrInvalidInput) {
 		t.Fatalf("commit of an invalid op: %v", err)
 	}
 	w.fresh()
-	if err := w.wait(bg, w.add(Term("x", 1))); err != nil {
+	if err := w.wait(bg, w.add(store.Term("x", 1))); err != nil {
 		t.Fatalf("commit after: %v", err)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem/store"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -39,7 +40,7 @@ type pageRun struct {
 	texts      map[string]bool // stored units whose record lies in it
 }
 
-var fixtureNS = Namespace{User: "ann", Agent: "assistant"}
+var fixtureNS = engram.Namespace{User: "ann", Agent: "assistant"}
 
 var (
 	fixtureOnce sync.Once
@@ -373,7 +374,7 @@ func TestDamagedState(t *testing.T) {
 
 // changeRecord returns a copy of the fixture with one stored record (the
 // first core one) changed by fn, and the text of its unit.
-func changeRecord(t *testing.T, fn func(Record) []byte) ([]byte, string) {
+func changeRecord(t *testing.T, fn func(store.Record) []byte) ([]byte, string) {
 	t.Helper()
 	fx := getFixture(t)
 	var text string
@@ -400,7 +401,7 @@ func changeRecord(t *testing.T, fn func(Record) []byte) ([]byte, string) {
 // One non-finite number in one record costs that number: the unit opens
 // with it repaired, and writing it back, and later writes, succeed.
 func TestNaNRecord(t *testing.T) {
-	b, text := changeRecord(t, func(r Record) []byte {
+	b, text := changeRecord(t, func(r store.Record) []byte {
 		r.LogP = math.NaN()
 		r.Delta = math.Inf(1)
 		return encodeRecord(r)
@@ -427,7 +428,7 @@ func TestNaNRecord(t *testing.T) {
 // An undecodable record costs that record, logged once with its key.
 func TestUndecodableRecordLogged(t *testing.T) {
 	fx := getFixture(t)
-	b, text := changeRecord(t, func(Record) []byte { return []byte{recordVersion, 9, 1, 2} })
+	b, text := changeRecord(t, func(store.Record) []byte { return []byte{recordVersion, 9, 1, 2} })
 	var buf bytes.Buffer
 	var mu sync.Mutex
 	old := slog.Default()
@@ -517,12 +518,12 @@ func TestEmptyFile(t *testing.T) {
 // any retry; one within it is stored.
 func TestBoltNamespaceLimit(t *testing.T) {
 	s := openBolt(t)
-	long := Namespace{User: strings.Repeat("u", bolt.MaxKeySize)}
-	if err := s.Commit(bg, long, []Op{Term("x", 1)}); !errors.Is(err, engram.ErrInvalidInput) || len(err.Error()) > 300 {
+	long := engram.Namespace{User: strings.Repeat("u", bolt.MaxKeySize)}
+	if err := s.Commit(bg, long, []store.Op{store.Term("x", 1)}); !errors.Is(err, engram.ErrInvalidInput) || len(err.Error()) > 300 {
 		t.Fatalf("commit to a namespace over the limit: %.300v", err)
 	}
-	ok := Namespace{User: strings.Repeat("u", bolt.MaxKeySize-16)}
-	if err := s.Commit(bg, ok, []Op{Term("x", 1)}); err != nil {
+	ok := engram.Namespace{User: strings.Repeat("u", bolt.MaxKeySize-16)}
+	if err := s.Commit(bg, ok, []store.Op{store.Term("x", 1)}); err != nil {
 		t.Fatalf("commit to a namespace within the limit: %.300v", err)
 	}
 }

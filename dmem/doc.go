@@ -35,18 +35,20 @@
 // start a line that reads as another role. Token counts are of that
 // rendered line.
 //
-// A durable memory keeps its record in a [Store], scoped to its [Namespace]
-// (user, agent, session): units with their embeddings, priorities and δ
-// statistics, an eviction log, term counts and the learned state. Commits
-// are grouped, and an acknowledged write is committed. [WithPath] opens the
-// embedded store, bbolt with chromem-go as its in-memory index, rebuilt on
-// open; dmem/pgstore keeps the record in PostgreSQL, which many processes
-// share ([WithStore]). Each Memory holds its namespace's value model, gates
-// and LSH tables itself; what it changes in a shared namespace it sends as
-// changes (priority updates, term increments, evictions) that the store
-// applies atomically, and its sequence numbers are reserved from the store.
-// Retrieval asks the store for the nearest core units, so a memory also
-// finds what other writers of its namespace stored. dmem/storetest checks a
-// store. A Memory is safe for concurrent use; New starts no goroutine.
+// A durable memory keeps its record in a store (package dmem/store), scoped
+// to its namespace ([WithNamespace]: user, agent, session): units with their
+// embeddings, priorities and δ statistics, an eviction log, term counts and
+// the learned state. Commits are grouped, and an acknowledged write is
+// committed. [WithPath] opens the embedded store, bbolt with chromem-go as
+// its in-memory index, rebuilt on open ([OpenStore] to share one between
+// namespaces); dmem/pgstore keeps the record in PostgreSQL, which many
+// processes share ([WithStore]). Each Memory holds its namespace's value
+// model, gates and LSH tables itself; what it changes in a shared namespace
+// it sends as changes (priority updates, term increments, evictions) that
+// the store applies atomically, and its sequence numbers are reserved from
+// the store. Retrieval asks the store for the nearest core units, so a
+// memory also finds what other writers of its namespace stored. Writing a
+// store of one's own takes package dmem/store, and dmem/storetest checks
+// it. A Memory is safe for concurrent use; New starts no goroutine.
 // Explain says why a unit was stored, routed, kept or evicted.
 package dmem

@@ -18,14 +18,14 @@ func ExampleWithNamespace() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	store, err := dmem.OpenStore(dir) // bbolt, with chromem-go as the index
+	shared, err := dmem.OpenStore(dir) // bbolt, with chromem-go as the index
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer store.Close() // after the memories: they do not close what they were given
+	defer shared.Close() // after the memories: they do not close what they were given
 
 	open := func(user string) *dmem.Memory {
-		m, err := dmem.New(ctx, dmem.WithStore(store), dmem.WithNamespace(user, "assistant", ""))
+		m, err := dmem.New(ctx, dmem.WithStore(shared), dmem.WithNamespace(user, "assistant", ""))
 		if err != nil {
 			log.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/engram-go/engram/dmem/store"
 	"github.com/engram-go/engram/internal/relevance"
 	"github.com/engram-go/engram/internal/text"
 )
@@ -24,7 +25,7 @@ const (
 	maxSurpriseGain = 8 // cap on |δ|/midpoint − 1 in a priority
 	maxBoost        = 4 // cap on δ/midpoint in one consolidation boost
 	minPriority     = 1e-9
-	maxPriority     = 1e6 // see NewLogP
+	maxPriority     = 1e6 // store.NewLogP keeps to the same bounds
 )
 
 // priority returns the priority a step judged with gate value g, |δ| = x
@@ -46,18 +47,18 @@ func (m *Memory) priorityAt(u *unit, now int64) float64 {
 	return min(math.Exp2(u.LogP-float64(now)/m.opts.halfLife), maxPriority)
 }
 
-// age returns the current step in half-lives: the At of an [OpPriority].
+// age returns the current step in half-lives: the At of a [store.OpPriority].
 func (m *Memory) age() float64 { return float64(m.st.Seq) / m.opts.halfLife }
 
 // updatePriority sets u's priority p, as of the current step, to
 // max(p·mul + add, floor), and asks the store to do the same to its copy:
 // as a change, not a value, so that changes by other writers add up.
 func (m *Memory) updatePriority(u *unit, mul, add, floor float64, b *batch) {
-	u.LogP = NewLogP(u.LogP, m.age(), mul, add, floor)
+	u.LogP = store.NewLogP(u.LogP, m.age(), mul, add, floor)
 	if u.heapIdx >= 0 {
 		heap.Fix(&m.heap, u.heapIdx)
 	}
-	b.ops = append(b.ops, Priority(u.Seq, m.age(), mul, add, floor))
+	b.ops = append(b.ops, store.Priority(u.Seq, m.age(), mul, add, floor))
 }
 
 // boost consolidates: the units the last load returned, now followed by a

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/engram-go/engram/dmem/store"
 )
 
 // However often a unit is boosted, its priority stays finite and at most
@@ -11,7 +13,7 @@ import (
 func TestPriorityIsBounded(t *testing.T) {
 	logP := 0.0
 	for i := range 5000 {
-		logP = NewLogP(logP, float64(i)/4096, 5, 1, 0)
+		logP = store.NewLogP(logP, float64(i)/4096, 5, 1, 0)
 		if math.IsInf(logP, 0) || math.IsNaN(logP) {
 			t.Fatalf("boost %d: LogP %v", i, logP)
 		}
@@ -38,5 +40,16 @@ func TestLongRewardedLoop(t *testing.T) {
 		if err := m.Reward(bg, 1); err != nil {
 			t.Fatalf("reward %d: %v", i, err)
 		}
+	}
+}
+
+// The memory's priorities keep to the bounds store.NewLogP keeps a store's
+// records to, so that the memory and its store order evictions alike.
+func TestPriorityBoundsMatchStore(t *testing.T) {
+	if got, want := store.NewLogP(0, 0, 0, 0, 0), math.Log2(minPriority); got != want {
+		t.Errorf("floor: store LogP %v, want %v", got, want)
+	}
+	if got, want := store.NewLogP(0, 0, 0, math.MaxFloat64, 0), math.Log2(maxPriority); got != want {
+		t.Errorf("ceiling: store LogP %v, want %v", got, want)
 	}
 }

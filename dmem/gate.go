@@ -32,11 +32,11 @@ const (
 	shortGate = 0.2
 )
 
-// gate is g = σ(α|δ| − β), with α and β set from streaming quantiles of the
+// routeGate is g = σ(α|δ| − β), with α and β set from streaming quantiles of the
 // |δ| it has seen: the midpoint β/α is the upper quantile plus fence times
 // the spread between the quantiles, clamped to [minMid, maxMid]; the slope α
 // is steep/spread, so the gate is as sharp as the distribution is narrow.
-type gate struct {
+type routeGate struct {
 	lo, hi         quantile
 	fence          float64
 	minMid, maxMid float64
@@ -48,20 +48,20 @@ type gate struct {
 // absolute scale (the share of a step the memory could not predict), so the
 // midpoint follows the median only within a band: a stream of nothing but
 // facts still stores them, a stream of chatter still drops it.
-func noveltyGate() gate {
-	return gate{lo: newQuantile(0.25), hi: newQuantile(0.5), minMid: 0.3, maxMid: 0.42, minSpread: 0.1, steep: 4}
+func noveltyGate() routeGate {
+	return routeGate{lo: newQuantile(0.25), hi: newQuantile(0.5), minMid: 0.3, maxMid: 0.42, minSpread: 0.1, steep: 4}
 }
 
 // rewardGate gates reward prediction errors, whose scale is whatever the
 // caller's rewards are: a step is surprising when |δ| lies beyond Tukey's
 // inner fence of the running distribution, Q3 + 1.5·IQR.
-func rewardGate() gate {
-	return gate{lo: newQuantile(0.25), hi: newQuantile(0.75), fence: 1.5, maxMid: math.Inf(1), steep: 4}
+func rewardGate() routeGate {
+	return routeGate{lo: newQuantile(0.25), hi: newQuantile(0.75), fence: 1.5, maxMid: math.Inf(1), steep: 4}
 }
 
 // params returns α and β; floor is the smallest midpoint allowed besides
 // minMid (the reward gate's scale floor).
-func (g *gate) params(floor float64) (alpha, beta float64) {
+func (g *routeGate) params(floor float64) (alpha, beta float64) {
 	lo, hi := g.lo.value(), g.hi.value()
 	spread := max(hi-lo, g.minSpread, floor/2, 1e-12)
 	mid := min(max(hi+g.fence*(hi-lo), g.minMid, floor), g.maxMid)
@@ -70,13 +70,13 @@ func (g *gate) params(floor float64) (alpha, beta float64) {
 }
 
 // value returns g for |δ| = x without learning from it.
-func (g *gate) value(x, floor float64) float64 {
+func (g *routeGate) value(x, floor float64) float64 {
 	alpha, beta := g.params(floor)
 	return sigmoid(alpha*math.Abs(x) - beta)
 }
 
 // observe adds |δ| = x to the running distribution.
-func (g *gate) observe(x float64) {
+func (g *routeGate) observe(x float64) {
 	x = math.Abs(x)
 	g.lo.add(x)
 	g.hi.add(x)
@@ -183,7 +183,7 @@ func (e *quantile) value() float64 {
 }
 
 // mid returns the gate's current midpoint β/α.
-func (g *gate) mid(floor float64) float64 {
+func (g *routeGate) mid(floor float64) float64 {
 	alpha, beta := g.params(floor)
 	return beta / alpha
 }

@@ -9,13 +9,13 @@ import (
 	"testing"
 
 	"github.com/engram-go/engram"
-	learned "github.com/engram-go/engram/gate"
+	"github.com/engram-go/engram/gate"
 	"github.com/tmc/langchaingo/schema"
 )
 
-func newGate(t *testing.T) *learned.Gate {
+func newGate(t *testing.T) *gate.Gate {
 	t.Helper()
-	g, err := learned.New()
+	g, err := gate.New()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func must[T any](v T, err error) T {
 // alone gives them: the gate learns that such units are needed, and scales
 // their boosts.
 func TestGateRaisesRewardedUnits(t *testing.T) {
-	lift := func(g *learned.Gate) float64 {
+	lift := func(g *gate.Gate) float64 {
 		opts := []Option{WithTokenBudget(60)}
 		if g != nil {
 			opts = append(opts, WithGate(g))

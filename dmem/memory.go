@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem/store"
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
 	"github.com/engram-go/engram/internal/text"
@@ -45,8 +46,8 @@ type Memory struct {
 	goneOrder []int64           // sequence numbers of gone, oldest first
 	df        map[string]uint32 // steps seen per term
 	seen      seenRing
-	novelty   gate // gates reward-free novelty
-	rpe       gate // gates reward prediction errors
+	novelty   routeGate // gates reward-free novelty
+	rpe       routeGate // gates reward prediction errors
 	st        state
 	pending   *pendingStep // the latest step, whose transition is open
 	openHuman int64        // group of a human turn awaiting its reply, or -1
@@ -629,7 +630,7 @@ func (m *Memory) place(u *unit, r Route, p float64, kind EventKind, lx lexis, b 
 	if r == RouteCore {
 		heap.Push(&m.heap, u)
 		// The store's copy may be a short-term record that keeps its priority.
-		b.ops = append(b.ops, Priority(u.Seq, m.age(), 0, p, 0))
+		b.ops = append(b.ops, store.Priority(u.Seq, m.age(), 0, p, 0))
 		b.core = true
 		if m.w == nil && !zero(u.Embedding) {
 			// Only fails on an empty id or vector, which cannot happen here.
@@ -747,7 +748,7 @@ func (m *Memory) Clear(ctx context.Context) error {
 	}
 	m.reset()
 	b := m.batch()
-	b.ops = append(b.ops, Clear())
+	b.ops = append(b.ops, store.Clear())
 	t := m.commit(b)
 	m.mu.Unlock()
 	return m.wait(ctx, t)
@@ -832,7 +833,7 @@ func (m *Memory) prefix(r engram.Role) string {
 type batch struct {
 	units map[*unit]struct{}
 	terms map[string]int64 // increments
-	ops   []Op
+	ops   []store.Op
 	core  bool // a unit entered core memory: the store enforces capacity
 }
 
@@ -862,26 +863,26 @@ func (m *Memory) commit(b *batch) *group {
 		_, buried := m.gone[u.ID]
 		switch {
 		case stored:
-			ops = append(ops, Unlog(u.Seq), Put(u.toRecord(true)))
+			ops = append(ops, store.Unlog(u.Seq), store.Put(u.toRecord(true)))
 			// Another writer may have evicted it meanwhile: the put brings
 			// it back, and the eviction below settles who stays.
 			b.core = b.core || u.Route == RouteCore
 		case buried:
-			ops = append(ops, Delete(u.Seq), Log(u.toRecord(false)))
+			ops = append(ops, store.Delete(u.Seq), store.Log(u.toRecord(false)))
 		default:
-			ops = append(ops, Delete(u.Seq), Unlog(u.Seq))
+			ops = append(ops, store.Delete(u.Seq), store.Unlog(u.Seq))
 		}
 	}
 	for t, n := range b.terms {
-		ops = append(ops, Term(t, n))
+		ops = append(ops, store.Term(t, n))
 	}
 	if b.core {
 		// Other writers of the namespace count too.
-		ops = append(ops, Evict(m.opts.capacity))
+		ops = append(ops, store.Evict(m.opts.capacity))
 	}
 	m.saveState()
 	if st, err := json.Marshal(m.st); err == nil {
-		ops = append(ops, State(st))
+		ops = append(ops, store.State(st))
 	}
 	return m.w.add(ops...)
 }
@@ -929,7 +930,7 @@ func (m *Memory) load(ctx context.Context) error {
 	recount := m.st.Lines != m.linesFingerprint()
 	m.st.Lines = m.linesFingerprint()
 	var core, short []*unit
-	err = s.Scan(ctx, ns, false, func(r Record) error {
+	err = s.Scan(ctx, ns, false, func(r store.Record) error {
 		u, err := fromRecord(r)
 		if err != nil {
 			return nil // a damaged record costs that record, never the memory
@@ -979,7 +980,7 @@ func (m *Memory) load(ctx context.Context) error {
 		m.resident(u, lexisOf(u.Text))
 		m.short = append(m.short, u)
 	}
-	err = s.Scan(ctx, ns, true, func(r Record) error {
+	err = s.Scan(ctx, ns, true, func(r store.Record) error {
 		u, err := fromRecord(r)
 		if err != nil {
 			return nil
@@ -1065,7 +1066,7 @@ func short(s string) string {
 
 // storeFile names where s keeps its record, for errors: the embedded
 // store's file, else what the store says it is.
-func storeFile(s Store) string {
+func storeFile(s store.Store) string {
 	if b, ok := s.(*boltStore); ok {
 		return b.path
 	}

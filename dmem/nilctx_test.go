@@ -39,3 +39,31 @@ func TestNilContext(t *testing.T) {
 		t.Fatalf("after nil-context calls: %v, %v", vars, err)
 	}
 }
+
+// A cancelled context fails a save or a load with the context's error,
+// each layer naming itself once: dmem the operation, nothing else a prefix.
+func TestCancelledContext(t *testing.T) {
+	m := newMemory(t)
+	save(t, m, "Priya lives in Lisbon.", "Nice.")
+	ctx, cancel := context.WithCancel(bg)
+	cancel()
+	for _, c := range []struct {
+		name, want string
+		call       func() error
+	}{
+		{"SaveContext", "dmem: embed: context canceled", func() error {
+			return m.SaveContext(ctx, map[string]any{"input": "x"}, map[string]any{"output": "y"})
+		}},
+		{"LoadMemoryVariables", "dmem: embed query: context canceled", func() error {
+			_, err := m.LoadMemoryVariables(ctx, map[string]any{"input": "Where does Priya live?"})
+			return err
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := c.call()
+			if !errors.Is(err, context.Canceled) || err.Error() != c.want {
+				t.Fatalf("err = %v, want %q wrapping context.Canceled", err, c.want)
+			}
+		})
+	}
+}

@@ -5,8 +5,9 @@ import (
 	"time"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem/store"
 	"github.com/engram-go/engram/embed"
-	learned "github.com/engram-go/engram/gate"
+	"github.com/engram-go/engram/gate"
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/tokens"
 	"github.com/tmc/langchaingo/embeddings"
@@ -19,8 +20,8 @@ type options struct {
 	budget         int
 	embedder       embeddings.Embedder
 	path           string
-	store          Store
-	ns             Namespace
+	store          store.Store
+	ns             engram.Namespace
 	capacity       int
 	shortTerm      int
 	halfLife       float64
@@ -36,7 +37,7 @@ type options struct {
 	aiPrefix       string
 	counter        engram.TokenCounter
 	now            func() time.Time
-	gate           *learned.Gate
+	gate           *gate.Gate
 }
 
 func defaults() options {
@@ -85,10 +86,11 @@ func WithEmbedder(e embeddings.Embedder) Option { return func(o *options) { o.em
 func WithPath(dir string) Option { return func(o *options) { o.path = dir } }
 
 // WithStore keeps the memory's record in s, which the caller opened (with
-// [OpenStore] or dmem/pgstore) and closes after the memory: several
-// memories, of one or several namespaces, may share it. Default nil: in
+// [OpenStore], dmem/pgstore, or any implementation of [store.Store]) and
+// closes after the memory: several memories, of one or several namespaces,
+// may share it. Default nil: in
 // memory only, unless [WithPath] is given; the two exclude each other.
-func WithStore(s Store) Option { return func(o *options) { o.store = s } }
+func WithStore(s store.Store) Option { return func(o *options) { o.store = s } }
 
 // WithNamespace sets the namespace the memory reads and writes in its
 // store: user, agent and session, any of them empty, none holding invalid
@@ -97,7 +99,7 @@ func WithStore(s Store) Option { return func(o *options) { o.store = s } }
 // namespace, in one or several processes, share its units. Default: the
 // empty namespace.
 func WithNamespace(user, agent, session string) Option {
-	return func(o *options) { o.ns = Namespace{User: user, Agent: agent, Session: session} }
+	return func(o *options) { o.ns = engram.Namespace{User: user, Agent: agent, Session: session} }
 }
 
 // WithCapacity bounds the core store; past it the unit of lowest priority
@@ -167,7 +169,7 @@ func WithTokenCounter(c engram.TokenCounter) Option { return func(o *options) { 
 // memory's and restored into g when a durable memory opens. g may be
 // shared with other memories only if they are to learn one gate together.
 // Default nil: the hand-set policy alone.
-func WithGate(g *learned.Gate) Option { return func(o *options) { o.gate = g } }
+func WithGate(g *gate.Gate) Option { return func(o *options) { o.gate = g } }
 
 // WithClock sets the clock that stamps units. Default time.Now.
 func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem/store"
 	"github.com/engram-go/engram/embed"
 	"github.com/engram-go/engram/internal/knapsack"
 	"github.com/engram-go/engram/internal/memvars"
@@ -199,7 +200,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 	}
 	m.mu.RUnlock()
 	semantic := qvec != nil && !zero(qvec)
-	var hits []Hit
+	var hits []store.Hit
 	if m.w != nil && semantic {
 		// The store searches outside the lock: it may be a round trip away.
 		var err error
@@ -224,8 +225,8 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 			vec: u.Embedding, meta: u.Meta, sal: m.priorityAt(u, now)})
 		rel = append(rel, r)
 	}
-	var near []*unit  // resident units among the nearest
-	var foreign []Hit // the nearest that other writers of the namespace stored
+	var near []*unit        // resident units among the nearest
+	var foreign []store.Hit // the nearest that other writers of the namespace stored
 	switch {
 	case m.w != nil && semantic:
 		for _, h := range hits {
@@ -313,7 +314,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 // addForeign adds the units other writers of the namespace stored, which
 // this memory has not indexed: their relevance is the cosine part alone,
 // relative to the nearest hit's.
-func (m *Memory) addForeign(hits []Hit, add func(*unit, float64)) {
+func (m *Memory) addForeign(hits []store.Hit, add func(*unit, float64)) {
 	if len(hits) == 0 {
 		return
 	}

@@ -11,6 +11,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem/store"
 )
 
 // SalvageReport says what [Salvage] recovered and what it lost.
@@ -38,7 +41,7 @@ func (r *SalvageReport) note(format string, args ...any) {
 
 // salvaged is what Salvage found of one namespace.
 type salvaged struct {
-	units, log []Record
+	units, log []store.Record
 	terms      map[string]int64
 	state      []byte
 	next       int64
@@ -90,7 +93,7 @@ func Salvage(ctx context.Context, from, to string) (SalvageReport, error) {
 }
 
 // salvageRead collects what the file at path still holds, by namespace.
-func salvageRead(ctx context.Context, path string, rep *SalvageReport) (map[Namespace]*salvaged, error) {
+func salvageRead(ctx context.Context, path string, rep *SalvageReport) (map[engram.Namespace]*salvaged, error) {
 	openFiles.Lock()
 	inUse := openFiles.paths[path]
 	openFiles.Unlock()
@@ -117,7 +120,7 @@ func salvageRead(ctx context.Context, path string, rep *SalvageReport) (map[Name
 	// Both meta pages are gone: look for the page that held the root
 	// bucket, in every page of the usual size, and take the copy that
 	// yields the most.
-	var best map[Namespace]*salvaged
+	var best map[engram.Namespace]*salvaged
 	var bestRep SalvageReport
 	bestN := -1
 	const ps = 4096
@@ -178,8 +181,8 @@ func rootCandidates(f io.ReaderAt, size, ps int64) []uint64 {
 }
 
 // salvageTree collects what the tree w walks still holds, by namespace.
-func salvageTree(ctx context.Context, w *fileWalker, path string, rep *SalvageReport) (map[Namespace]*salvaged, error) {
-	spaces := make(map[Namespace]*salvaged)
+func salvageTree(ctx context.Context, w *fileWalker, path string, rep *SalvageReport) (map[engram.Namespace]*salvaged, error) {
+	spaces := make(map[engram.Namespace]*salvaged)
 	w.emit = func(p [][]byte, k, v []byte) {
 		if len(p) != 3 || string(p[0]) != string(rootBucket) {
 			return
@@ -248,7 +251,7 @@ func salvageTree(ctx context.Context, w *fileWalker, path string, rep *SalvageRe
 }
 
 // salvageWrite commits what was salvaged into s.
-func salvageWrite(ctx context.Context, s *boltStore, spaces map[Namespace]*salvaged, rep *SalvageReport) error {
+func salvageWrite(ctx context.Context, s *boltStore, spaces map[engram.Namespace]*salvaged, rep *SalvageReport) error {
 	const chunk = 512
 	for ns, sp := range spaces {
 		next := sp.next
@@ -261,8 +264,8 @@ func salvageWrite(ctx context.Context, s *boltStore, spaces map[Namespace]*salva
 				return err
 			}
 		}
-		var ops []Op
-		add := func(op Op) {
+		var ops []store.Op
+		add := func(op store.Op) {
 			if err := op.Check(); err != nil {
 				rep.Lost++
 				rep.note("namespace %s: %v", ns, err)
@@ -279,28 +282,28 @@ func salvageWrite(ctx context.Context, s *boltStore, spaces map[Namespace]*salva
 			return err
 		}
 		for _, r := range sp.units {
-			add(Put(r))
+			add(store.Put(r))
 			if err := flush(false); err != nil {
 				return err
 			}
 		}
 		for _, r := range sp.log {
-			add(Log(r))
+			add(store.Log(r))
 			if err := flush(false); err != nil {
 				return err
 			}
 		}
 		for t, n := range sp.terms {
-			add(Term(t, n))
+			add(store.Term(t, n))
 			if err := flush(false); err != nil {
 				return err
 			}
 		}
 		if sp.state != nil {
-			ops = append(ops, State(sp.state))
+			ops = append(ops, store.State(sp.state))
 			rep.States++
 		}
-		ops = append(ops, Evict(math.MaxInt32)) // commits at least once: the counter, the namespace
+		ops = append(ops, store.Evict(math.MaxInt32)) // commits at least once: the counter, the namespace
 		if err := flush(true); err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem/store"
 )
 
 // EventKind names something that happened to a unit.
@@ -107,7 +108,7 @@ func (u *unit) record(e Event) {
 const codecVersion = 2
 
 // encode appends the binary form of u, less its embedding, to b: the
-// Data of its [Record].
+// Data of its [store.Record].
 func (u *unit) encode(b []byte) []byte {
 	b = append(b, codecVersion)
 	b = binary.AppendVarint(b, u.Seq)
@@ -206,7 +207,7 @@ const (
 // repair returns x if it is finite, else def: a damaged statistic of a
 // record costs that statistic, never the record, whose text matters more.
 // A record with a non-finite number would otherwise open fine and then be
-// refused by every commit that writes it back ([Op.Check]).
+// refused by every commit that writes it back ([store.Op.Check]).
 func repair(x, def float64) float64 {
 	if finite(x) {
 		return x
@@ -275,9 +276,10 @@ func decodeUnit(b []byte) (*unit, error) {
 	return u, nil
 }
 
-// toRecord returns u as a store keeps it; the embedding only while it is stored.
-func (u *unit) toRecord(stored bool) Record {
-	r := Record{Seq: u.Seq, Route: u.Route, LogP: u.LogP, Delta: u.Delta, Gate: u.Gate, Novelty: u.Novelty,
+// toRecord returns u as a store keeps it; the embedding only while it is
+// stored. A [store.Route] has a [Route]'s value.
+func (u *unit) toRecord(stored bool) store.Record {
+	r := store.Record{Seq: u.Seq, Route: store.Route(u.Route), LogP: u.LogP, Delta: u.Delta, Gate: u.Gate, Novelty: u.Novelty,
 		Reward: u.Reward, Data: u.encode(nil)}
 	if stored {
 		r.Embedding = u.Embedding
@@ -288,15 +290,15 @@ func (u *unit) toRecord(stored bool) Record {
 // fromRecord returns the unit r holds. Where the store and the unit's own
 // data disagree the store wins: it may have evicted the unit or changed
 // its priority on behalf of another writer.
-func fromRecord(r Record) (*unit, error) {
+func fromRecord(r store.Record) (*unit, error) {
 	u, err := decodeUnit(r.Data)
 	if err != nil || u.Seq != r.Seq {
 		return nil, errCorrupt
 	}
-	if r.Route == RouteNowhere && (u.Route == RouteCore || u.Route == RouteShort) {
+	if r.Route == store.RouteNowhere && (u.Route == RouteCore || u.Route == RouteShort) {
 		u.record(Event{Kind: EventEvicted, Route: RouteNowhere})
 	}
-	u.Route, u.LogP = r.Route, repair(r.LogP, 0)
+	u.Route, u.LogP = Route(r.Route), repair(r.LogP, 0)
 	if len(r.Embedding) > 0 {
 		u.Embedding = r.Embedding
 	}

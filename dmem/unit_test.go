@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem/store"
 )
 
 func codecUnit() *unit {
@@ -88,6 +89,17 @@ func TestCodecReadsVersion1(t *testing.T) {
 	for _, bad := range [][]byte{nil, {0}, {codecVersion + 1}, b[:len(b)/2]} {
 		if _, err := decodeUnit(bad); err == nil {
 			t.Errorf("decodeUnit(%v) accepted a bad record", bad)
+		}
+	}
+}
+
+// A record's route is the unit's: store.Route numbers routes as Route does.
+func TestRoutesMatchStore(t *testing.T) {
+	for r, want := range map[Route]store.Route{
+		RouteNowhere: store.RouteNowhere, RouteShort: store.RouteShort, RouteCore: store.RouteCore, RouteMerged: store.RouteMerged,
+	} {
+		if got := store.Route(r); got != want {
+			t.Errorf("%v is store route %d, want %d", r, got, want)
 		}
 	}
 }

@@ -205,22 +205,25 @@ func scale(v []float32, k float64) {
 	}
 }
 
-// EmbedDocuments embeds each text. It never fails; ctx is checked between texts.
+// EmbedDocuments embeds each text. ctx is checked between texts; its error,
+// returned as it is, is the only one: the caller names the operation, and a
+// prefix here would say "embed" twice.
 func (e *Embedder) EmbedDocuments(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
 	for i, t := range texts {
 		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("embed: %w", err)
+			return nil, err
 		}
 		out[i] = e.Embed(t)
 	}
 	return out, nil
 }
 
-// EmbedQuery embeds one text.
+// EmbedQuery embeds one text. It fails only when ctx is done, with ctx's
+// error as it is, as EmbedDocuments does.
 func (e *Embedder) EmbedQuery(ctx context.Context, s string) ([]float32, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("embed: %w", err)
+		return nil, err
 	}
 	return e.Embed(s), nil
 }

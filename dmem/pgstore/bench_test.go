@@ -9,13 +9,15 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem"
+	"github.com/engram-go/engram/dmem/store"
 )
 
 // benchUnits is the size of the benchmark tenant.
 const benchUnits = 10000
 
-func benchRecord(r *rand.Rand, seq int64, dim int) dmem.Record {
+func benchRecord(r *rand.Rand, seq int64, dim int) store.Record {
 	v := make([]float32, dim)
 	var n float64
 	for i := range v {
@@ -25,7 +27,7 @@ func benchRecord(r *rand.Rand, seq int64, dim int) dmem.Record {
 	for i := range v {
 		v[i] /= float32(math.Sqrt(n))
 	}
-	return dmem.Record{Seq: seq, Route: dmem.RouteCore, LogP: r.NormFloat64(), Embedding: v,
+	return store.Record{Seq: seq, Route: store.RouteCore, LogP: r.NormFloat64(), Embedding: v,
 		Data: fmt.Appendf(nil, "%0300d", seq)} // about the size of an encoded unit
 }
 
@@ -40,17 +42,17 @@ func BenchmarkStores(b *testing.B) {
 	const dim = 512
 	stores := []struct {
 		name string
-		open func(b *testing.B) dmem.Store
+		open func(b *testing.B) store.Store
 	}{
-		{"embedded", func(b *testing.B) dmem.Store {
+		{"embedded", func(b *testing.B) store.Store {
 			s, err := dmem.OpenStore(b.TempDir())
 			if err != nil {
 				b.Fatal(err)
 			}
 			return s
 		}},
-		{"postgres-exact", func(b *testing.B) dmem.Store { return open(b, dmemExact()...) }},
-		{"postgres-pgvector", func(b *testing.B) dmem.Store {
+		{"postgres-exact", func(b *testing.B) store.Store { return open(b, dmemExact()...) }},
+		{"postgres-pgvector", func(b *testing.B) store.Store {
 			s := open(b)
 			if s.String() != pgvectorStore {
 				s.Close()
@@ -63,17 +65,17 @@ func BenchmarkStores(b *testing.B) {
 		b.Run(st.name, func(b *testing.B) {
 			s := st.open(b)
 			defer s.Close()
-			ns := dmem.Namespace{User: fmt.Sprintf("bench-%x", rand.Uint64())}
-			defer s.Commit(bg, ns, []dmem.Op{dmem.Clear()}) // leave the database as it was
+			ns := engram.Namespace{User: fmt.Sprintf("bench-%x", rand.Uint64())}
+			defer s.Commit(bg, ns, []store.Op{store.Clear()}) // leave the database as it was
 			r := rand.New(rand.NewPCG(1, 2))
 			first, err := s.Reserve(bg, ns, benchUnits)
 			if err != nil {
 				b.Fatal(err)
 			}
 			for i := 0; i < benchUnits; i += 500 {
-				var ops []dmem.Op
+				var ops []store.Op
 				for k := i; k < min(i+500, benchUnits); k++ {
-					ops = append(ops, dmem.Put(benchRecord(r, first+int64(k), dim)))
+					ops = append(ops, store.Put(benchRecord(r, first+int64(k), dim)))
 				}
 				if err := s.Commit(bg, ns, ops); err != nil {
 					b.Fatal(err)
@@ -88,12 +90,12 @@ func BenchmarkStores(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					ops := make([]dmem.Op, 0, 64*4+1)
+					ops := make([]store.Op, 0, 64*4+1)
 					for k := range int64(64) {
-						ops = append(ops, dmem.Put(benchRecord(r, first+k, dim)), dmem.Term(fmt.Sprint("term", r.IntN(5000)), 1),
-							dmem.Term(fmt.Sprint("term", r.IntN(5000)), 1), dmem.Term(fmt.Sprint("term", r.IntN(5000)), 1))
+						ops = append(ops, store.Put(benchRecord(r, first+k, dim)), store.Term(fmt.Sprint("term", r.IntN(5000)), 1),
+							store.Term(fmt.Sprint("term", r.IntN(5000)), 1), store.Term(fmt.Sprint("term", r.IntN(5000)), 1))
 					}
-					if err := s.Commit(bg, ns, append(ops, dmem.Evict(benchUnits))); err != nil {
+					if err := s.Commit(bg, ns, append(ops, store.Evict(benchUnits))); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/engram-go/engram"
-	"github.com/engram-go/engram/dmem"
 	"github.com/engram-go/engram/dmem/pgstore"
+	"github.com/engram-go/engram/dmem/store"
 )
 
 // Calls racing Close fail with ErrClosed, never with the pool's own error:
@@ -18,10 +18,10 @@ import (
 // closed.
 func TestCallsRacingClose(t *testing.T) {
 	ctx := context.Background()
-	ns := dmem.Namespace{User: fmt.Sprintf("close-%d", time.Now().UnixNano())}
+	ns := engram.Namespace{User: fmt.Sprintf("close-%d", time.Now().UnixNano())}
 	for round := range 10 {
 		s := open(t, pgstore.WithExactSearch())
-		if err := s.Commit(ctx, ns, []dmem.Op{dmem.Put(dmem.Record{Seq: 1, Route: dmem.RouteCore, Embedding: []float32{1, 0}})}); err != nil {
+		if err := s.Commit(ctx, ns, []store.Op{store.Put(store.Record{Seq: 1, Route: store.RouteCore, Embedding: []float32{1, 0}})}); err != nil {
 			t.Fatal(err)
 		}
 		calls := []func() error{

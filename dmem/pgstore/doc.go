@@ -1,4 +1,4 @@
-// Package pgstore is a [dmem.Store] in PostgreSQL, through pgx v5: one
+// Package pgstore is a [store.Store] in PostgreSQL, for dmem.WithStore, through pgx v5: one
 // durable memory that many agent replicas share, each user's, agent's or
 // session's units walled off in its own namespace.
 //

@@ -13,6 +13,7 @@ import (
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem"
 	"github.com/engram-go/engram/dmem/pgstore"
+	"github.com/engram-go/engram/dmem/store"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -69,7 +70,7 @@ func terminated(app string) (int, error) {
 func TestBackendsTerminated(t *testing.T) {
 	app := fmt.Sprintf("engram_fault_%d", time.Now().UnixNano())
 	s := openApp(t, app)
-	ns := dmem.Namespace{User: app}
+	ns := engram.Namespace{User: app}
 	m, err := dmem.New(context.Background(), dmem.WithStore(s), dmem.WithNamespace(ns.User, "", ""), dmem.WithShortTerm(2000))
 	if err != nil {
 		t.Fatal(err)
@@ -159,8 +160,8 @@ func TestNamespaceTooLong(t *testing.T) {
 	s := open(t)
 	defer s.Close()
 	ctx := context.Background()
-	long := dmem.Namespace{User: strings.Repeat("u", 2000), Agent: strings.Repeat("a", 100)}
-	err := s.Commit(ctx, long, []dmem.Op{dmem.Term("x", 1)})
+	long := engram.Namespace{User: strings.Repeat("u", 2000), Agent: strings.Repeat("a", 100)}
+	err := s.Commit(ctx, long, []store.Op{store.Term("x", 1)})
 	if !errors.Is(err, pgstore.ErrNamespaceTooLong) || !errors.Is(err, engram.ErrInvalidInput) || len(err.Error()) > 300 {
 		t.Fatalf("commit to a %d-byte namespace: %v", len(long.User)+len(long.Agent), err)
 	}
@@ -172,12 +173,12 @@ func TestNamespaceTooLong(t *testing.T) {
 	for i := 0; b.Len() < pgstore.MaxNamespaceBytes; i++ {
 		fmt.Fprintf(&b, "%x", uint64(i)*0x9E3779B97F4A7C15)
 	}
-	ok := dmem.Namespace{User: b.String()[:pgstore.MaxNamespaceBytes-10], Session: fmt.Sprint(time.Now().UnixNano() % 1e9)}
+	ok := engram.Namespace{User: b.String()[:pgstore.MaxNamespaceBytes-10], Session: fmt.Sprint(time.Now().UnixNano() % 1e9)}
 	ok.Session = (ok.Session + "0000000000")[:10]
-	if err := s.Commit(ctx, ok, []dmem.Op{dmem.Term("x", 1)}); err != nil {
+	if err := s.Commit(ctx, ok, []store.Op{store.Term("x", 1)}); err != nil {
 		t.Fatalf("commit to a namespace at the limit: %v", err)
 	}
-	if err := s.Commit(ctx, ok, []dmem.Op{dmem.Clear()}); err != nil {
+	if err := s.Commit(ctx, ok, []store.Op{store.Clear()}); err != nil {
 		t.Fatal(err)
 	}
 }

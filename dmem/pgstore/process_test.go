@@ -13,7 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem"
+	"github.com/engram-go/engram/dmem/store"
 	"github.com/tmc/langchaingo/schema"
 )
 
@@ -29,7 +31,7 @@ var bg = context.Background()
 // documents (acknowledged on out once committed), rewards, loads, and an
 // increment of the shared counter record's priority. It returns how many
 // increments it made.
-func hammer(t testing.TB, s dmem.Store, user string, proc int, counter int64, d time.Duration, out func(id, text string)) int {
+func hammer(t testing.TB, s store.Store, user string, proc int, counter int64, d time.Duration, out func(id, text string)) int {
 	m, err := dmem.New(bg, dmem.WithStore(s), dmem.WithNamespace(user, "hammer", ""),
 		dmem.WithCapacity(hammerCap), dmem.WithHistory(1<<20), dmem.WithShortTerm(8))
 	if err != nil {
@@ -60,7 +62,7 @@ func hammer(t testing.TB, s dmem.Store, user string, proc int, counter int64, d 
 				t.Fatal(err)
 			}
 		case 3:
-			if err := s.Commit(bg, dmem.Namespace{User: user, Agent: "hammer"}, []dmem.Op{dmem.Priority(counter, 0, 1, 1, 0)}); err != nil {
+			if err := s.Commit(bg, engram.Namespace{User: user, Agent: "hammer"}, []store.Op{store.Priority(counter, 0, 1, 1, 0)}); err != nil {
 				t.Fatal(err)
 			}
 			adds++
@@ -92,12 +94,12 @@ func TestTwoProcesses(t *testing.T) {
 	s := open(t, dmemExact()...)
 	defer s.Close()
 	user := fmt.Sprintf("two-processes-%x", rand.Uint64())
-	ns := dmem.Namespace{User: user, Agent: "hammer"}
+	ns := engram.Namespace{User: user, Agent: "hammer"}
 	counter, err := s.Reserve(bg, ns, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Commit(bg, ns, []dmem.Op{dmem.Put(dmem.Record{Seq: counter, Route: dmem.RouteShort, Data: []byte("counter")})}); err != nil {
+	if err := s.Commit(bg, ns, []store.Op{store.Put(store.Record{Seq: counter, Route: store.RouteShort, Data: []byte("counter")})}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -138,12 +140,12 @@ func TestTwoProcesses(t *testing.T) {
 		t.Fatalf("parent acknowledged %d units, child %d: both must write", mine, len(acked)-mine)
 	}
 
-	units, log := map[int64]dmem.Record{}, map[int64]dmem.Record{}
+	units, log := map[int64]store.Record{}, map[int64]store.Record{}
 	for _, set := range []struct {
 		log bool
-		m   map[int64]dmem.Record
+		m   map[int64]store.Record
 	}{{false, units}, {true, log}} {
-		if err := s.Scan(bg, ns, set.log, func(r dmem.Record) error { set.m[r.Seq] = r; return nil }); err != nil {
+		if err := s.Scan(bg, ns, set.log, func(r store.Record) error { set.m[r.Seq] = r; return nil }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -152,7 +154,7 @@ func TestTwoProcesses(t *testing.T) {
 		if _, ok := log[seq]; ok {
 			t.Errorf("unit %d both stored and in the eviction log", seq)
 		}
-		if r.Route == dmem.RouteCore {
+		if r.Route == store.RouteCore {
 			core++
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"slices"
 
 	"github.com/engram-go/engram"
-	"github.com/engram-go/engram/dmem"
+	"github.com/engram-go/engram/dmem/store"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -18,7 +18,7 @@ import (
 // with pgvector, by its HNSW index; otherwise by an exact scan that streams
 // the namespace's core embeddings (the WHERE clause names the namespace)
 // and scores them in Go, then fetches the best n records.
-func (s *Store) Query(ctx context.Context, ns dmem.Namespace, vec []float32, n int) ([]dmem.Hit, error) {
+func (s *Store) Query(ctx context.Context, ns engram.Namespace, vec []float32, n int) ([]store.Hit, error) {
 	for _, x := range vec {
 		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
 			return nil, fmt.Errorf("pgstore: query: vector component %v: %w", x, engram.ErrInvalidInput)
@@ -28,7 +28,7 @@ func (s *Store) Query(ctx context.Context, ns dmem.Namespace, vec []float32, n i
 	if err != nil || n <= 0 || zero(vec) {
 		return nil, err
 	}
-	var hits []dmem.Hit
+	var hits []store.Hit
 	if s.vector {
 		hits, err = s.queryVector(ctx, id, vec, n)
 	} else {
@@ -45,10 +45,10 @@ type scored struct {
 	sim float64
 }
 
-func (s *Store) queryExact(ctx context.Context, id int64, vec []float32, n int) ([]dmem.Hit, error) {
+func (s *Store) queryExact(ctx context.Context, id int64, vec []float32, n int) ([]store.Hit, error) {
 	qn := norm(vec)
 	rows, err := s.pool.Query(ctx, `SELECT seq, embedding FROM dmem_units
-		WHERE ns = $1 AND route = $2 AND length(embedding) = $3`, id, int16(dmem.RouteCore), 4*len(vec))
+		WHERE ns = $1 AND route = $2 AND length(embedding) = $3`, id, int16(store.RouteCore), 4*len(vec))
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +83,7 @@ func (s *Store) queryExact(ctx context.Context, id int64, vec []float32, n int) 
 		want[i] = b.seq
 	}
 	rows, err = s.pool.Query(ctx, "SELECT "+unitColumns+" FROM dmem_units WHERE ns = $1 AND route = $2 AND seq = ANY($3)",
-		id, int16(dmem.RouteCore), want)
+		id, int16(store.RouteCore), want)
 	if err != nil {
 		return nil, err
 	}
@@ -91,14 +91,14 @@ func (s *Store) queryExact(ctx context.Context, id int64, vec []float32, n int) 
 	if err != nil {
 		return nil, err
 	}
-	bySeq := make(map[int64]dmem.Record, len(rs))
+	bySeq := make(map[int64]store.Record, len(rs))
 	for _, r := range rs {
 		bySeq[r.Seq] = r
 	}
-	hits := make([]dmem.Hit, 0, len(best))
+	hits := make([]store.Hit, 0, len(best))
 	for _, b := range best {
 		if r, ok := bySeq[b.seq]; ok { // gone since the scan: left out
-			hits = append(hits, dmem.Hit{Record: r, Similarity: b.sim})
+			hits = append(hits, store.Hit{Record: r, Similarity: b.sim})
 		}
 	}
 	return hits, nil
@@ -194,9 +194,9 @@ func norm(v []float32) float64 { return math.Sqrt(dot(v, v)) }
 // index of vec's dimension. The namespace filter applies inside the index
 // scan where pgvector supports iterative scans (0.8 and later); before
 // that, a namespace among many can get fewer than n results.
-func (s *Store) queryVector(ctx context.Context, id int64, vec []float32, n int) ([]dmem.Hit, error) {
+func (s *Store) queryVector(ctx context.Context, id int64, vec []float32, n int) ([]store.Hit, error) {
 	d := len(vec)
-	var hits []dmem.Hit
+	var hits []store.Hit
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		// Unknown to pgvector before 0.8: a savepoint keeps the error local.
 		if sp, err := tx.Begin(ctx); err == nil {
@@ -222,18 +222,18 @@ func (s *Store) queryVector(ctx context.Context, id int64, vec []float32, n int)
 			FROM dmem_units WHERE ns = $1 AND route = $3 AND vec IS NOT NULL AND vector_dims(vec) = %d
 			ORDER BY vec::vector(%d) <=> $2::vector(%d) LIMIT $4)
 			SELECT * FROM found ORDER BY sim DESC, seq`, d, d, d, d, d),
-			id, vectorText(vec), int16(dmem.RouteCore), n)
+			id, vectorText(vec), int16(store.RouteCore), n)
 		if err != nil {
 			return err
 		}
-		hits, err = collect(rows, func(row pgx.Row) (dmem.Hit, error) {
-			var h dmem.Hit
+		hits, err = collect(rows, func(row pgx.Row) (store.Hit, error) {
+			var h store.Hit
 			var route int16
 			var emb []byte
 			if err := row.Scan(&h.Seq, &route, &h.LogP, &h.Delta, &h.Gate, &h.Novelty, &h.Reward, &emb, &h.Data, &h.Similarity); err != nil {
 				return h, err
 			}
-			h.Route = dmem.Route(route)
+			h.Route = store.Route(route)
 			var err error
 			h.Embedding, err = decodeVec(emb)
 			if err == nil {

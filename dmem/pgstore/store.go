@@ -12,12 +12,12 @@ import (
 	"sync/atomic"
 
 	"github.com/engram-go/engram"
-	"github.com/engram-go/engram/dmem"
+	"github.com/engram-go/engram/dmem/store"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// Store is a [dmem.Store] in PostgreSQL, safe for concurrent use by any
+// Store is a [store.Store] in PostgreSQL, safe for concurrent use by any
 // number of goroutines and processes.
 type Store struct {
 	pool   *pgxpool.Pool
@@ -29,11 +29,11 @@ type Store struct {
 	closed atomic.Bool
 
 	mu      sync.Mutex // guards ids and indexed
-	ids     map[dmem.Namespace]int64
+	ids     map[engram.Namespace]int64
 	indexed map[int]bool // dimensions with an HNSW index
 }
 
-var _ dmem.Store = (*Store)(nil)
+var _ store.Store = (*Store)(nil)
 
 // Open connects to the database dsn names (a URL or key=value string, with
 // pgxpool's pool_max_conns and the like), applies the schema migrations it
@@ -65,7 +65,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 			return nil, fmt.Errorf("pgstore: open: %w", err)
 		}
 	}
-	return &Store{pool: pool, vector: vector, vecCol: vecCol, ids: make(map[dmem.Namespace]int64), indexed: make(map[int]bool)}, nil
+	return &Store{pool: pool, vector: vector, vecCol: vecCol, ids: make(map[engram.Namespace]int64), indexed: make(map[int]bool)}, nil
 }
 
 // String says how the store searches, for [dmem.Stats].
@@ -102,7 +102,7 @@ func (s *Store) fail(op string, err error) error {
 }
 
 // id returns the namespace's row id, creating the row.
-func (s *Store) id(ctx context.Context, ns dmem.Namespace) (int64, error) {
+func (s *Store) id(ctx context.Context, ns engram.Namespace) (int64, error) {
 	if err := s.check(ctx); err != nil {
 		return 0, err
 	}
@@ -136,7 +136,7 @@ func (s *Store) id(ctx context.Context, ns dmem.Namespace) (int64, error) {
 // process sends them: an eviction counts every writer's records. Priority
 // changes and term counts are computed by the database from what it
 // holds, never from a copy in Go.
-func (s *Store) Commit(ctx context.Context, ns dmem.Namespace, ops []dmem.Op) error {
+func (s *Store) Commit(ctx context.Context, ns engram.Namespace, ops []store.Op) error {
 	for _, op := range ops {
 		if err := op.Check(); err != nil {
 			return fmt.Errorf("pgstore: commit: %w", err)
@@ -147,7 +147,7 @@ func (s *Store) Commit(ctx context.Context, ns dmem.Namespace, ops []dmem.Op) er
 		return err
 	}
 	for _, op := range ops {
-		if op.Kind == dmem.OpPut {
+		if op.Kind == store.OpPut {
 			if err := s.index(ctx, op.Record.Embedding); err != nil {
 				return err
 			}
@@ -175,30 +175,30 @@ func (s *Store) Commit(ctx context.Context, ns dmem.Namespace, ops []dmem.Op) er
 	for _, op := range ops {
 		r := op.Record
 		switch op.Kind {
-		case dmem.OpPut:
+		case store.OpPut:
 			// The priority is the database's once the row exists.
 			b.Queue(`INSERT INTO dmem_units (ns, seq, route, log_p, delta, gate, novelty, reward, embedding, data`+s.vecColumn()+`)
 				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10`+s.vecValue()+`)
 				ON CONFLICT (ns, seq) DO UPDATE SET route = EXCLUDED.route, delta = EXCLUDED.delta, gate = EXCLUDED.gate,
 					novelty = EXCLUDED.novelty, reward = EXCLUDED.reward, embedding = EXCLUDED.embedding, data = EXCLUDED.data`+s.vecUpdate(),
 				s.putArgs(id, r)...)
-		case dmem.OpDelete:
+		case store.OpDelete:
 			b.Queue("DELETE FROM dmem_units WHERE ns = $1 AND seq = $2", id, op.Seq)
-		case dmem.OpLog:
+		case store.OpLog:
 			b.Queue(`INSERT INTO dmem_log (ns, seq, route, log_p, delta, gate, novelty, reward, data)
 				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 				ON CONFLICT (ns, seq) DO UPDATE SET route = EXCLUDED.route, log_p = EXCLUDED.log_p, delta = EXCLUDED.delta,
 					gate = EXCLUDED.gate, novelty = EXCLUDED.novelty, reward = EXCLUDED.reward, data = EXCLUDED.data, logged_at = now()`,
 				id, r.Seq, int16(r.Route), r.LogP, r.Delta, r.Gate, r.Novelty, r.Reward, data(r.Data))
-		case dmem.OpUnlog:
+		case store.OpUnlog:
 			b.Queue("DELETE FROM dmem_log WHERE ns = $1 AND seq = $2", id, op.Seq)
-		case dmem.OpPriority:
-			// dmem.NewLogP, in SQL, with its floor and ceiling. power()
+		case store.OpPriority:
+			// store.NewLogP, in SQL, with its floor and ceiling. power()
 			// raises an error on underflow where Go's Exp2 returns 0; below
 			// 2^-1000 the floor wins anyway.
 			b.Queue(`UPDATE dmem_units SET log_p = ln(least(greatest(power(2::float8, greatest(log_p - $3, -1000)) * $4 + $5, $6, 1e-9), 1e6)) / ln(2::float8) + $3
 				WHERE ns = $1 AND seq = $2`, id, op.Seq, op.At, op.Mul, op.Add, op.Min)
-		case dmem.OpEvict:
+		case store.OpEvict:
 			b.Queue(`WITH victims AS (
 					DELETE FROM dmem_units WHERE ns = $1 AND seq IN (
 						SELECT seq FROM dmem_units WHERE ns = $1 AND route = $3
@@ -208,15 +208,15 @@ func (s *Store) Commit(ctx context.Context, ns dmem.Namespace, ops []dmem.Op) er
 				SELECT $1, seq, $4, log_p, delta, gate, novelty, reward, data FROM victims
 				ON CONFLICT (ns, seq) DO UPDATE SET route = EXCLUDED.route, log_p = EXCLUDED.log_p, delta = EXCLUDED.delta,
 					gate = EXCLUDED.gate, novelty = EXCLUDED.novelty, reward = EXCLUDED.reward, data = EXCLUDED.data, logged_at = now()`,
-				id, max(op.Capacity, 0), int16(dmem.RouteCore), int16(dmem.RouteNowhere))
-		case dmem.OpTerm:
+				id, max(op.Capacity, 0), int16(store.RouteCore), int16(store.RouteNowhere))
+		case store.OpTerm:
 			terms[op.Term] += op.N
-		case dmem.OpState:
+		case store.OpState:
 			state = op.State
 			if state == nil {
 				state = []byte{}
 			}
-		case dmem.OpClear:
+		case store.OpClear:
 			terms, state = map[string]int64{}, nil // cleared before they land
 			b.Queue("DELETE FROM dmem_units WHERE ns = $1", id)
 			b.Queue("DELETE FROM dmem_log WHERE ns = $1", id)
@@ -241,7 +241,7 @@ func data(b []byte) []byte {
 	return b
 }
 
-func (s *Store) putArgs(id int64, r dmem.Record) []any {
+func (s *Store) putArgs(id int64, r store.Record) []any {
 	args := []any{id, r.Seq, int16(r.Route), r.LogP, r.Delta, r.Gate, r.Novelty, r.Reward, encodeVec(r.Embedding), data(r.Data)}
 	if s.vecCol {
 		args = append(args, vectorText(r.Embedding))
@@ -337,7 +337,7 @@ func (s *Store) index(ctx context.Context, v []float32) error {
 
 // Reserve takes n sequence numbers from the namespace's counter in one
 // atomic update.
-func (s *Store) Reserve(ctx context.Context, ns dmem.Namespace, n int) (int64, error) {
+func (s *Store) Reserve(ctx context.Context, ns engram.Namespace, n int) (int64, error) {
 	if n <= 0 || n > maxReserve {
 		return 0, fmt.Errorf("pgstore: reserve %d: %w", n, engram.ErrInvalidInput)
 	}
@@ -355,14 +355,14 @@ func (s *Store) Reserve(ctx context.Context, ns dmem.Namespace, n int) (int64, e
 
 const unitColumns = "seq, route, log_p, delta, gate, novelty, reward, embedding, data"
 
-func scanRecord(row pgx.Row) (dmem.Record, error) {
-	var r dmem.Record
+func scanRecord(row pgx.Row) (store.Record, error) {
+	var r store.Record
 	var route int16
 	var emb []byte
 	if err := row.Scan(&r.Seq, &route, &r.LogP, &r.Delta, &r.Gate, &r.Novelty, &r.Reward, &emb, &r.Data); err != nil {
 		return r, err
 	}
-	r.Route = dmem.Route(route)
+	r.Route = store.Route(route)
 	var err error
 	r.Embedding, err = decodeVec(emb)
 	if err == nil {
@@ -378,13 +378,13 @@ func scanRecord(row pgx.Row) (dmem.Record, error) {
 // read from its file: a statistic that is not finite is repaired to 0 (it
 // would make every commit that writes the record back fail); an unknown
 // route makes the record damaged.
-func checkRecord(r *dmem.Record) error {
+func checkRecord(r *store.Record) error {
 	for _, x := range [...]*float64{&r.LogP, &r.Delta, &r.Gate, &r.Novelty, &r.Reward} {
 		if math.IsNaN(*x) || math.IsInf(*x, 0) {
 			*x = 0
 		}
 	}
-	if r.Route > dmem.RouteMerged || r.Seq < 0 {
+	if r.Route > store.RouteMerged || r.Seq < 0 {
 		return fmt.Errorf("%w: record %d has route %d", errUndecodable, r.Seq, r.Route)
 	}
 	return nil
@@ -411,23 +411,23 @@ func collect[T any](rows pgx.Rows, scan func(pgx.Row) (T, error)) ([]T, error) {
 }
 
 // Get returns a stored record.
-func (s *Store) Get(ctx context.Context, ns dmem.Namespace, seq int64) (dmem.Record, error) {
+func (s *Store) Get(ctx context.Context, ns engram.Namespace, seq int64) (store.Record, error) {
 	id, err := s.id(ctx, ns)
 	if err != nil {
-		return dmem.Record{}, err
+		return store.Record{}, err
 	}
 	r, err := scanRecord(s.pool.QueryRow(ctx, "SELECT "+unitColumns+" FROM dmem_units WHERE ns = $1 AND seq = $2", id, seq))
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		return dmem.Record{}, fmt.Errorf("pgstore: record %d of %s: %w", seq, ns, engram.ErrNotFound)
+		return store.Record{}, fmt.Errorf("pgstore: record %d of %s: %w", seq, ns, engram.ErrNotFound)
 	case err != nil:
-		return dmem.Record{}, s.fail("get", err)
+		return store.Record{}, s.fail("get", err)
 	}
 	return r, nil
 }
 
 // Scan calls fn for the namespace's stored or logged records by Seq.
-func (s *Store) Scan(ctx context.Context, ns dmem.Namespace, log bool, fn func(dmem.Record) error) error {
+func (s *Store) Scan(ctx context.Context, ns engram.Namespace, log bool, fn func(store.Record) error) error {
 	id, err := s.id(ctx, ns)
 	if err != nil {
 		return err
@@ -457,24 +457,24 @@ func (s *Store) Scan(ctx context.Context, ns dmem.Namespace, log bool, fn func(d
 }
 
 // Load returns the namespace's learned state and term counts.
-func (s *Store) Load(ctx context.Context, ns dmem.Namespace) (dmem.Snapshot, error) {
+func (s *Store) Load(ctx context.Context, ns engram.Namespace) (store.Snapshot, error) {
 	id, err := s.id(ctx, ns)
 	if err != nil {
-		return dmem.Snapshot{}, err
+		return store.Snapshot{}, err
 	}
-	snap := dmem.Snapshot{Terms: make(map[string]int64)}
+	snap := store.Snapshot{Terms: make(map[string]int64)}
 	if err := s.pool.QueryRow(ctx, "SELECT state FROM dmem_namespaces WHERE id = $1", id).Scan(&snap.State); err != nil {
-		return dmem.Snapshot{}, s.fail("load", err)
+		return store.Snapshot{}, s.fail("load", err)
 	}
 	rows, err := s.pool.Query(ctx, "SELECT term, n FROM dmem_terms WHERE ns = $1", id)
 	if err != nil {
-		return dmem.Snapshot{}, s.fail("load", err)
+		return store.Snapshot{}, s.fail("load", err)
 	}
 	var t string
 	var n int64
 	_, err = pgx.ForEachRow(rows, []any{&t, &n}, func() error { snap.Terms[t] = n; return nil })
 	if err != nil {
-		return dmem.Snapshot{}, s.fail("load", err)
+		return store.Snapshot{}, s.fail("load", err)
 	}
 	return snap, nil
 }

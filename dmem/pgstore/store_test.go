@@ -7,8 +7,9 @@ import (
 	"os"
 	"testing"
 
-	"github.com/engram-go/engram/dmem"
+	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem/pgstore"
+	"github.com/engram-go/engram/dmem/store"
 	"github.com/engram-go/engram/dmem/storetest"
 )
 
@@ -40,7 +41,7 @@ func dmemExact() []pgstore.Option { return []pgstore.Option{pgstore.WithExactSea
 
 func TestConformance(t *testing.T) {
 	open(t, pgstore.WithExactSearch()).Close()
-	storetest.Run(t, func(t *testing.T) dmem.Store { return open(t, pgstore.WithExactSearch()) })
+	storetest.Run(t, func(t *testing.T) store.Store { return open(t, pgstore.WithExactSearch()) })
 }
 
 // pgvectorStore is what a store searching with pgvector calls itself.
@@ -54,7 +55,7 @@ func TestConformancePgvector(t *testing.T) {
 		t.Skip("the server does not offer the pgvector extension")
 	}
 	s.Close()
-	storetest.Run(t, func(t *testing.T) dmem.Store { return open(t) })
+	storetest.Run(t, func(t *testing.T) store.Store { return open(t) })
 }
 
 // pgvectorOrSkip opens a store that searches with pgvector, or skips.
@@ -72,11 +73,11 @@ func pgvectorOrSkip(t *testing.T) *pgstore.Store {
 // stored and found, by a scan.
 func TestWideVectors(t *testing.T) {
 	s := pgvectorOrSkip(t)
-	ns := dmem.Namespace{User: fmt.Sprintf("wide-%x", rand.Uint64())}
-	t.Cleanup(func() { s.Commit(bg, ns, []dmem.Op{dmem.Clear()}) })
+	ns := engram.Namespace{User: fmt.Sprintf("wide-%x", rand.Uint64())}
+	t.Cleanup(func() { s.Commit(bg, ns, []store.Op{store.Clear()}) })
 	v := make([]float32, 3072)
 	v[7] = 1
-	if err := s.Commit(bg, ns, []dmem.Op{dmem.Put(dmem.Record{Seq: 1, Route: dmem.RouteCore, Embedding: v})}); err != nil {
+	if err := s.Commit(bg, ns, []store.Op{store.Put(store.Record{Seq: 1, Route: store.RouteCore, Embedding: v})}); err != nil {
 		t.Fatal(err)
 	}
 	hits, err := s.Query(bg, ns, v, 3)
@@ -91,12 +92,12 @@ func TestMixedSearchModes(t *testing.T) {
 	vec := pgvectorOrSkip(t)
 	exact := open(t, pgstore.WithExactSearch())
 	t.Cleanup(func() { exact.Close() })
-	ns := dmem.Namespace{User: fmt.Sprintf("mixed-%x", rand.Uint64())}
-	t.Cleanup(func() { vec.Commit(bg, ns, []dmem.Op{dmem.Clear()}) })
-	if err := vec.Commit(bg, ns, []dmem.Op{dmem.Put(dmem.Record{Seq: 1, Route: dmem.RouteCore, Embedding: []float32{1, 0}})}); err != nil {
+	ns := engram.Namespace{User: fmt.Sprintf("mixed-%x", rand.Uint64())}
+	t.Cleanup(func() { vec.Commit(bg, ns, []store.Op{store.Clear()}) })
+	if err := vec.Commit(bg, ns, []store.Op{store.Put(store.Record{Seq: 1, Route: store.RouteCore, Embedding: []float32{1, 0}})}); err != nil {
 		t.Fatal(err)
 	}
-	if err := exact.Commit(bg, ns, []dmem.Op{dmem.Put(dmem.Record{Seq: 2, Route: dmem.RouteCore, Embedding: []float32{0, 1}})}); err != nil {
+	if err := exact.Commit(bg, ns, []store.Op{store.Put(store.Record{Seq: 2, Route: store.RouteCore, Embedding: []float32{0, 1}})}); err != nil {
 		t.Fatal(err)
 	}
 	for name, s := range map[string]*pgstore.Store{"pgvector": vec, "exact": exact} {

@@ -1,10 +1,10 @@
-// Package storetest checks that a [dmem.Store] behaves as D-MEM relies on,
+// Package storetest checks that a [store.Store] behaves as D-MEM relies on,
 // the way testing/slogtest checks a slog.Handler. Every store runs the
 // same suite:
 //
 //	func TestStore(t *testing.T) {
 //		dir := t.TempDir()
-//		storetest.Run(t, func(t *testing.T) dmem.Store {
+//		storetest.Run(t, func(t *testing.T) store.Store {
 //			s, err := dmem.OpenStore(dir)
 //			if err != nil {
 //				t.Fatal(err)

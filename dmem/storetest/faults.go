@@ -7,7 +7,9 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem"
+	"github.com/engram-go/engram/dmem/store"
 )
 
 // errInjected is what a faultyStore's failing commits return.
@@ -16,11 +18,11 @@ var errInjected = errors.New("storetest: injected commit failure")
 // faultyStore fails every commit while failing is set, before the store
 // sees it: a dropped connection or a full disk, as the memory sees them.
 type faultyStore struct {
-	dmem.Store
+	store.Store
 	failing atomic.Bool
 }
 
-func (s *faultyStore) Commit(ctx context.Context, ns dmem.Namespace, ops []dmem.Op) error {
+func (s *faultyStore) Commit(ctx context.Context, ns engram.Namespace, ops []store.Op) error {
 	if s.failing.Load() {
 		return errInjected
 	}
@@ -34,7 +36,7 @@ func (s *faultyStore) Commit(ctx context.Context, ns dmem.Namespace, ops []dmem.
 func (s *suite) faults(t *testing.T) {
 	ns := s.ns(t)
 	fs := &faultyStore{Store: s.store}
-	open := func(st dmem.Store) *dmem.Memory {
+	open := func(st store.Store) *dmem.Memory {
 		m, err := dmem.New(bg, dmem.WithStore(st), dmem.WithNamespace(ns.User, ns.Agent, ns.Session), dmem.WithShortTerm(100))
 		if err != nil {
 			t.Fatal(err)

@@ -15,12 +15,13 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem"
+	"github.com/engram-go/engram/dmem/store"
 )
 
 // Run checks the stores open returns. open is called once at the start and
 // again to reopen; every store it returns must see what the ones before it
 // committed, and only one is open at a time. Run closes them.
-func Run(t *testing.T, open func(t *testing.T) dmem.Store) {
+func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	s := &suite{open: open, run: fmt.Sprintf("%x", rand.Uint64())}
 	s.store = open(t)
 	t.Cleanup(func() { s.store.Close() })
@@ -53,19 +54,19 @@ func Run(t *testing.T, open func(t *testing.T) dmem.Store) {
 }
 
 type suite struct {
-	open  func(t *testing.T) dmem.Store
-	store dmem.Store
+	open  func(t *testing.T) store.Store
+	store store.Store
 	run   string // makes this run's namespaces its own
 }
 
 var bg = context.Background()
 
 // ns returns a namespace no other test or run uses.
-func (s *suite) ns(t *testing.T, parts ...string) dmem.Namespace {
-	return dmem.Namespace{User: "storetest-" + s.run, Agent: t.Name(), Session: strings.Join(parts, "/")}
+func (s *suite) ns(t *testing.T, parts ...string) engram.Namespace {
+	return engram.Namespace{User: "storetest-" + s.run, Agent: t.Name(), Session: strings.Join(parts, "/")}
 }
 
-func commit(t testing.TB, st dmem.Store, ns dmem.Namespace, ops ...dmem.Op) {
+func commit(t testing.TB, st store.Store, ns engram.Namespace, ops ...store.Op) {
 	t.Helper()
 	if err := st.Commit(bg, ns, ops); err != nil {
 		t.Fatal(err)
@@ -73,30 +74,30 @@ func commit(t testing.TB, st dmem.Store, ns dmem.Namespace, ops ...dmem.Op) {
 }
 
 // rec returns a record with a recognisable Data and a random vector.
-func rec(r *rand.Rand, seq int64, route dmem.Route, logP float64, dim int) dmem.Record {
+func rec(r *rand.Rand, seq int64, route store.Route, logP float64, dim int) store.Record {
 	v := make([]float32, dim)
 	for i := range v {
 		v[i] = float32(r.NormFloat64())
 	}
-	return dmem.Record{Seq: seq, Route: route, LogP: logP, Delta: r.NormFloat64(), Gate: r.Float64(),
+	return store.Record{Seq: seq, Route: route, LogP: logP, Delta: r.NormFloat64(), Gate: r.Float64(),
 		Novelty: r.Float64(), Reward: r.NormFloat64(), Embedding: v, Data: fmt.Appendf(nil, "record %d", seq)}
 }
 
-func equal(a, b dmem.Record) bool {
+func equal(a, b store.Record) bool {
 	return a.Seq == b.Seq && a.Route == b.Route && a.LogP == b.LogP && a.Delta == b.Delta && a.Gate == b.Gate &&
 		a.Novelty == b.Novelty && a.Reward == b.Reward && slices.Equal(a.Embedding, b.Embedding) && string(a.Data) == string(b.Data)
 }
 
-func scanAll(t testing.TB, st dmem.Store, ns dmem.Namespace, log bool) []dmem.Record {
+func scanAll(t testing.TB, st store.Store, ns engram.Namespace, log bool) []store.Record {
 	t.Helper()
-	var out []dmem.Record
-	if err := st.Scan(bg, ns, log, func(r dmem.Record) error { out = append(out, r); return nil }); err != nil {
+	var out []store.Record
+	if err := st.Scan(bg, ns, log, func(r store.Record) error { out = append(out, r); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	return out
 }
 
-func seqs(rs []dmem.Record) []int64 {
+func seqs(rs []store.Record) []int64 {
 	out := make([]int64, len(rs))
 	for i, r := range rs {
 		out[i] = r.Seq
@@ -106,9 +107,9 @@ func seqs(rs []dmem.Record) []int64 {
 
 func (s *suite) putGet(t *testing.T) {
 	ns, r := s.ns(t), rand.New(rand.NewPCG(1, 1))
-	want := []dmem.Record{rec(r, 0, dmem.RouteCore, 1.5, 8), rec(r, 7, dmem.RouteShort, -2, 8), rec(r, 1<<40, dmem.RouteCore, 0, 0)}
+	want := []store.Record{rec(r, 0, store.RouteCore, 1.5, 8), rec(r, 7, store.RouteShort, -2, 8), rec(r, 1<<40, store.RouteCore, 0, 0)}
 	want[2].Data = nil
-	commit(t, s.store, ns, dmem.Put(want[0]), dmem.Put(want[1]), dmem.Put(want[2]))
+	commit(t, s.store, ns, store.Put(want[0]), store.Put(want[1]), store.Put(want[2]))
 	for _, w := range want {
 		got, err := s.store.Get(bg, ns, w.Seq)
 		if err != nil || !equal(got, w) {
@@ -119,8 +120,8 @@ func (s *suite) putGet(t *testing.T) {
 		t.Fatalf("Get of a missing record: err = %v, want ErrNotFound", err)
 	}
 	// A failed commit changes nothing.
-	bad := rec(r, 9, dmem.RouteCore, 0, 8)
-	if err := s.store.Commit(bg, ns, []dmem.Op{dmem.Put(bad), {Kind: dmem.OpKind(250)}}); err == nil {
+	bad := rec(r, 9, store.RouteCore, 0, 8)
+	if err := s.store.Commit(bg, ns, []store.Op{store.Put(bad), {Kind: store.OpKind(250)}}); err == nil {
 		t.Fatal("a commit with an unknown op succeeded")
 	}
 	if _, err := s.store.Get(bg, ns, 9); !errors.Is(err, engram.ErrNotFound) {
@@ -130,10 +131,10 @@ func (s *suite) putGet(t *testing.T) {
 
 func (s *suite) putKeepsPriority(t *testing.T) {
 	ns, r := s.ns(t), rand.New(rand.NewPCG(2, 1))
-	a := rec(r, 1, dmem.RouteShort, 3, 8)
-	commit(t, s.store, ns, dmem.Put(a))
-	b := rec(r, 1, dmem.RouteCore, -7, 8)
-	commit(t, s.store, ns, dmem.Put(b))
+	a := rec(r, 1, store.RouteShort, 3, 8)
+	commit(t, s.store, ns, store.Put(a))
+	b := rec(r, 1, store.RouteCore, -7, 8)
+	commit(t, s.store, ns, store.Put(b))
 	got, err := s.store.Get(bg, ns, 1)
 	b.LogP = 3
 	if err != nil || !equal(got, b) {
@@ -143,7 +144,7 @@ func (s *suite) putKeepsPriority(t *testing.T) {
 
 func (s *suite) priority(t *testing.T) {
 	ns, r := s.ns(t), rand.New(rand.NewPCG(3, 1))
-	commit(t, s.store, ns, dmem.Put(rec(r, 1, dmem.RouteCore, 1, 8)), dmem.Put(rec(r, 2, dmem.RouteShort, 0, 8)))
+	commit(t, s.store, ns, store.Put(rec(r, 1, store.RouteCore, 1, 8)), store.Put(rec(r, 2, store.RouteShort, 0, 8)))
 	steps := []struct{ at, mul, add, min float64 }{
 		{0, 3, 1, 0},     // 2·3 + 1 = 7
 		{1, 1, 0, 10},    // at age 1: 3.5 raised to 10
@@ -152,26 +153,26 @@ func (s *suite) priority(t *testing.T) {
 	}
 	want := 1.0
 	for _, st := range steps {
-		commit(t, s.store, ns, dmem.Priority(1, st.at, st.mul, st.add, st.min), dmem.Priority(2, st.at, st.mul, st.add, st.min))
-		want = dmem.NewLogP(want, st.at, st.mul, st.add, st.min)
+		commit(t, s.store, ns, store.Priority(1, st.at, st.mul, st.add, st.min), store.Priority(2, st.at, st.mul, st.add, st.min))
+		want = store.NewLogP(want, st.at, st.mul, st.add, st.min)
 		got, err := s.store.Get(bg, ns, 1)
 		if err != nil || math.Abs(got.LogP-want) > 1e-9 {
 			t.Fatalf("after %+v: LogP %v, %v; want %v", st, got.LogP, err, want)
 		}
 	}
-	commit(t, s.store, ns, dmem.Priority(99, 0, 2, 0, 0)) // no such record: no-op
+	commit(t, s.store, ns, store.Priority(99, 0, 2, 0, 0)) // no such record: no-op
 	if _, err := s.store.Get(bg, ns, 99); !errors.Is(err, engram.ErrNotFound) {
 		t.Fatalf("a priority change created a record: %v", err)
 	}
 
 	// Concurrent additions to one record all count.
-	commit(t, s.store, ns, dmem.Priority(1, 0, 0, 1, 0))
+	commit(t, s.store, ns, store.Priority(1, 0, 0, 1, 0))
 	var wg sync.WaitGroup
 	const writers, adds = 4, 20
 	for range writers {
 		wg.Go(func() {
 			for range adds {
-				if err := s.store.Commit(bg, ns, []dmem.Op{dmem.Priority(1, 0, 1, 1, 0)}); err != nil {
+				if err := s.store.Commit(bg, ns, []store.Op{store.Priority(1, 0, 1, 1, 0)}); err != nil {
 					t.Error(err)
 					return
 				}
@@ -187,26 +188,26 @@ func (s *suite) priority(t *testing.T) {
 
 func (s *suite) evict(t *testing.T) {
 	ns, r := s.ns(t), rand.New(rand.NewPCG(4, 1))
-	var ops []dmem.Op
-	var core []dmem.Record
+	var ops []store.Op
+	var core []store.Record
 	for i := range 30 {
-		x := rec(r, int64(i), dmem.RouteCore, r.NormFloat64(), 8)
+		x := rec(r, int64(i), store.RouteCore, r.NormFloat64(), 8)
 		if i == 7 || i == 8 {
 			x.LogP = -100 // a tie: the older goes first
 		}
 		core = append(core, x)
-		ops = append(ops, dmem.Put(x))
+		ops = append(ops, store.Put(x))
 	}
 	for i := 30; i < 35; i++ {
-		ops = append(ops, dmem.Put(rec(r, int64(i), dmem.RouteShort, -1000, 8)))
+		ops = append(ops, store.Put(rec(r, int64(i), store.RouteShort, -1000, 8)))
 	}
 	commit(t, s.store, ns, ops...)
-	commit(t, s.store, ns, dmem.Evict(29))
+	commit(t, s.store, ns, store.Evict(29))
 	if l := scanAll(t, s.store, ns, true); len(l) != 1 || l[0].Seq != 7 {
 		t.Fatalf("evicting one of a tie: log %v, want [7]", seqs(l))
 	}
-	commit(t, s.store, ns, dmem.Evict(10))
-	slices.SortFunc(core, func(a, b dmem.Record) int { return cmp.Or(cmp.Compare(a.LogP, b.LogP), cmp.Compare(a.Seq, b.Seq)) })
+	commit(t, s.store, ns, store.Evict(10))
+	slices.SortFunc(core, func(a, b store.Record) int { return cmp.Or(cmp.Compare(a.LogP, b.LogP), cmp.Compare(a.Seq, b.Seq)) })
 	gone, kept := core[:20], core[20:]
 	units := scanAll(t, s.store, ns, false)
 	if len(units) != 15 {
@@ -221,17 +222,17 @@ func (s *suite) evict(t *testing.T) {
 	if len(log) != len(gone) {
 		t.Fatalf("log holds %d records, want %d", len(log), len(gone))
 	}
-	bySeq := map[int64]dmem.Record{}
+	bySeq := map[int64]store.Record{}
 	for _, g := range gone {
 		bySeq[g.Seq] = g
 	}
 	for _, l := range log {
 		g, ok := bySeq[l.Seq]
-		if !ok || l.Route != dmem.RouteNowhere || len(l.Embedding) != 0 || string(l.Data) != string(g.Data) || l.LogP != g.LogP {
+		if !ok || l.Route != store.RouteNowhere || len(l.Embedding) != 0 || string(l.Data) != string(g.Data) || l.LogP != g.LogP {
 			t.Fatalf("log entry %+v, evicted %+v", l, g)
 		}
 	}
-	commit(t, s.store, ns, dmem.Evict(100)) // nothing to do
+	commit(t, s.store, ns, store.Evict(100)) // nothing to do
 	if n := len(scanAll(t, s.store, ns, false)); n != 15 {
 		t.Fatalf("evicting under capacity removed records: %d left", n)
 	}
@@ -239,10 +240,10 @@ func (s *suite) evict(t *testing.T) {
 
 func (s *suite) deleteAndLog(t *testing.T) {
 	ns, r := s.ns(t), rand.New(rand.NewPCG(5, 1))
-	a, b := rec(r, 1, dmem.RouteCore, 0, 8), rec(r, 2, dmem.RouteCore, 0, 8)
-	commit(t, s.store, ns, dmem.Put(a), dmem.Put(b))
-	a.Route = dmem.RouteMerged
-	commit(t, s.store, ns, dmem.Delete(1), dmem.Log(a), dmem.Delete(5), dmem.Unlog(6))
+	a, b := rec(r, 1, store.RouteCore, 0, 8), rec(r, 2, store.RouteCore, 0, 8)
+	commit(t, s.store, ns, store.Put(a), store.Put(b))
+	a.Route = store.RouteMerged
+	commit(t, s.store, ns, store.Delete(1), store.Log(a), store.Delete(5), store.Unlog(6))
 	if _, err := s.store.Get(bg, ns, 1); !errors.Is(err, engram.ErrNotFound) {
 		t.Fatalf("deleted record: err = %v", err)
 	}
@@ -254,7 +255,7 @@ func (s *suite) deleteAndLog(t *testing.T) {
 	if hits, err := s.store.Query(bg, ns, b.Embedding, 5); err != nil || len(hits) != 1 || hits[0].Seq != 2 {
 		t.Fatalf("query after delete: %v, %v", hits, err)
 	}
-	commit(t, s.store, ns, dmem.Unlog(1))
+	commit(t, s.store, ns, store.Unlog(1))
 	if n := len(scanAll(t, s.store, ns, true)); n != 0 {
 		t.Fatalf("log holds %d after unlog", n)
 	}
@@ -274,25 +275,25 @@ func (s *suite) query(t *testing.T) {
 	ns, r := s.ns(t), rand.New(rand.NewPCG(6, 1))
 	const dim = 16
 	q := rec(r, 0, 0, 0, dim).Embedding
-	var ops []dmem.Op
-	var core []dmem.Record
+	var ops []store.Op
+	var core []store.Record
 	for i := range 200 {
-		x := rec(r, int64(i), dmem.RouteCore, r.NormFloat64(), dim)
+		x := rec(r, int64(i), store.RouteCore, r.NormFloat64(), dim)
 		core = append(core, x)
-		ops = append(ops, dmem.Put(x))
+		ops = append(ops, store.Put(x))
 	}
 	for i := 200; i < 210; i++ { // the query itself, but not core: never returned
-		x := rec(r, int64(i), dmem.RouteShort, 0, dim)
+		x := rec(r, int64(i), store.RouteShort, 0, dim)
 		x.Embedding = q
-		ops = append(ops, dmem.Put(x))
+		ops = append(ops, store.Put(x))
 	}
 	for i := 210; i < 215; i++ { // zero and other-dimension vectors: never returned
-		x := rec(r, int64(i), dmem.RouteCore, 10, dim)
+		x := rec(r, int64(i), store.RouteCore, 10, dim)
 		x.Embedding = make([]float32, dim)
-		ops = append(ops, dmem.Put(x), dmem.Put(rec(r, int64(i+10), dmem.RouteCore, 10, dim/2)))
+		ops = append(ops, store.Put(x), store.Put(rec(r, int64(i+10), store.RouteCore, 10, dim/2)))
 	}
 	commit(t, s.store, ns, ops...)
-	slices.SortFunc(core, func(a, b dmem.Record) int { return cmp.Compare(cosine(q, b.Embedding), cosine(q, a.Embedding)) })
+	slices.SortFunc(core, func(a, b store.Record) int { return cmp.Compare(cosine(q, b.Embedding), cosine(q, a.Embedding)) })
 	for _, n := range []int{1, 10, 50} {
 		hits, err := s.store.Query(bg, ns, q, n)
 		if err != nil {
@@ -324,12 +325,12 @@ func (s *suite) query(t *testing.T) {
 
 func (s *suite) scan(t *testing.T) {
 	ns, r := s.ns(t), rand.New(rand.NewPCG(7, 1))
-	var ops []dmem.Op
-	want := map[int64]dmem.Record{}
+	var ops []store.Op
+	want := map[int64]store.Record{}
 	for _, seq := range r.Perm(300) {
-		x := rec(r, int64(seq)*1000, dmem.Route(1+seq%2), 0, 4)
+		x := rec(r, int64(seq)*1000, store.Route(1+seq%2), 0, 4)
 		want[x.Seq] = x
-		ops = append(ops, dmem.Put(x))
+		ops = append(ops, store.Put(x))
 	}
 	commit(t, s.store, ns, ops...)
 	got := scanAll(t, s.store, ns, false)
@@ -343,7 +344,7 @@ func (s *suite) scan(t *testing.T) {
 	}
 	stop := errors.New("stop")
 	n := 0
-	err := s.store.Scan(bg, ns, false, func(dmem.Record) error {
+	err := s.store.Scan(bg, ns, false, func(store.Record) error {
 		if n++; n == 3 {
 			return stop
 		}
@@ -360,8 +361,8 @@ func (s *suite) termsAndState(t *testing.T) {
 	if err != nil || len(snap.State) != 0 || len(snap.Terms) != 0 {
 		t.Fatalf("empty namespace: %+v, %v", snap, err)
 	}
-	commit(t, s.store, ns, dmem.Term("priya", 1), dmem.Term("lisbon", 2), dmem.Term("priya", 1), dmem.State([]byte("one")))
-	commit(t, s.store, ns, dmem.Term("priya", 3), dmem.Term("ünïcödé term", 1), dmem.State([]byte(`{"two":2}`)))
+	commit(t, s.store, ns, store.Term("priya", 1), store.Term("lisbon", 2), store.Term("priya", 1), store.State([]byte("one")))
+	commit(t, s.store, ns, store.Term("priya", 3), store.Term("ünïcödé term", 1), store.State([]byte(`{"two":2}`)))
 	snap, err = s.store.Load(bg, ns)
 	want := map[string]int64{"priya": 5, "lisbon": 2, "ünïcödé term": 1}
 	if err != nil || string(snap.State) != `{"two":2}` || fmt.Sprint(snap.Terms) != fmt.Sprint(want) {
@@ -372,7 +373,7 @@ func (s *suite) termsAndState(t *testing.T) {
 	for range 4 {
 		wg.Go(func() {
 			for range 10 {
-				if err := s.store.Commit(bg, ns, []dmem.Op{dmem.Term("priya", 1), dmem.Term("new", 1)}); err != nil {
+				if err := s.store.Commit(bg, ns, []store.Op{store.Term("priya", 1), store.Term("new", 1)}); err != nil {
 					t.Error(err)
 				}
 			}
@@ -415,8 +416,8 @@ func (s *suite) reserve(t *testing.T) {
 	wg.Wait()
 	// Reservations survive a commit that uses them, and a commit of another namespace.
 	first, _ := s.store.Reserve(bg, ns, 1)
-	commit(t, s.store, ns, dmem.Put(dmem.Record{Seq: first, Route: dmem.RouteShort, Data: []byte("x")}))
-	commit(t, s.store, s.ns(t, "other"), dmem.Term("x", 1))
+	commit(t, s.store, ns, store.Put(store.Record{Seq: first, Route: store.RouteShort, Data: []byte("x")}))
+	commit(t, s.store, s.ns(t, "other"), store.Term("x", 1))
 	if next, err := s.store.Reserve(bg, ns, 1); err != nil || next <= first {
 		t.Fatalf("reserve after %d: %d, %v", first, next, err)
 	}
@@ -426,7 +427,7 @@ func (s *suite) reserve(t *testing.T) {
 // how their fields split one string, share nothing.
 func (s *suite) namespaces(t *testing.T) {
 	base := s.ns(t)
-	nss := []dmem.Namespace{
+	nss := []engram.Namespace{
 		base,
 		{User: base.User, Agent: base.Agent, Session: base.Session + "x"},
 		{User: base.User, Agent: base.Agent + "x", Session: base.Session},
@@ -438,17 +439,17 @@ func (s *suite) namespaces(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 1))
 	q := rec(r, 0, 0, 0, 8).Embedding
 	for i, ns := range nss {
-		var ops []dmem.Op
+		var ops []store.Op
 		for seq := range 5 { // the same sequence numbers and vectors in every namespace
-			x := rec(r, int64(seq), dmem.RouteCore, float64(i), 8)
+			x := rec(r, int64(seq), store.RouteCore, float64(i), 8)
 			x.Embedding, x.Data = q, fmt.Appendf(nil, "ns %d", i)
-			ops = append(ops, dmem.Put(x))
+			ops = append(ops, store.Put(x))
 		}
-		commit(t, s.store, ns, append(ops, dmem.Term("t", int64(i+1)), dmem.State(fmt.Appendf(nil, "%d", i)))...)
+		commit(t, s.store, ns, append(ops, store.Term("t", int64(i+1)), store.State(fmt.Appendf(nil, "%d", i)))...)
 	}
 	// Evicting, deleting and clearing in one namespace leave the others alone.
-	commit(t, s.store, nss[0], dmem.Evict(2), dmem.Delete(0))
-	commit(t, s.store, nss[1], dmem.Clear())
+	commit(t, s.store, nss[0], store.Evict(2), store.Delete(0))
+	commit(t, s.store, nss[1], store.Clear())
 	for i, ns := range nss {
 		wantUnits, wantLog := 5, 0
 		switch i {
@@ -457,7 +458,7 @@ func (s *suite) namespaces(t *testing.T) {
 		case 1:
 			wantUnits = 0
 		}
-		check := func(what string, r dmem.Record) {
+		check := func(what string, r store.Record) {
 			if string(r.Data) != fmt.Sprintf("ns %d", i) {
 				t.Fatalf("%s of namespace %d returned %q", what, i, r.Data)
 			}
@@ -508,11 +509,11 @@ func (s *suite) concurrent(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				var ops []dmem.Op
+				var ops []store.Op
 				for k := range int64(per) {
-					x := rec(r, first+k, dmem.RouteCore, r.NormFloat64(), 8)
+					x := rec(r, first+k, store.RouteCore, r.NormFloat64(), 8)
 					x.Data = fmt.Appendf(nil, "writer %d", w)
-					ops = append(ops, dmem.Put(x), dmem.Term("w", 1))
+					ops = append(ops, store.Put(x), store.Term("w", 1))
 				}
 				if err := s.store.Commit(bg, ns, ops); err != nil {
 					t.Error(err)
@@ -529,7 +530,7 @@ func (s *suite) concurrent(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				if err := s.store.Scan(bg, ns, false, func(dmem.Record) error { return nil }); err != nil {
+				if err := s.store.Scan(bg, ns, false, func(store.Record) error { return nil }); err != nil {
 					t.Error(err)
 					return
 				}
@@ -558,7 +559,7 @@ func (s *suite) tenants(t *testing.T) {
 		for g := range 2 {
 			wg.Go(func() {
 				r := rand.New(rand.NewPCG(uint64(ten), uint64(g)))
-				check := func(what string, rs ...dmem.Record) bool {
+				check := func(what string, rs ...store.Record) bool {
 					for _, x := range rs {
 						if !strings.HasPrefix(string(x.Data), tag) {
 							t.Errorf("%s for tenant %d returned %q", what, ten, x.Data)
@@ -577,35 +578,35 @@ func (s *suite) tenants(t *testing.T) {
 						if first, err = s.store.Reserve(bg, ns, k); err != nil {
 							break
 						}
-						var ops []dmem.Op
+						var ops []store.Op
 						for i := range int64(k) {
-							x := rec(r, first+i, dmem.Route(1+r.IntN(2)), r.NormFloat64(), 8)
+							x := rec(r, first+i, store.Route(1+r.IntN(2)), r.NormFloat64(), 8)
 							// Every tenant writes the same kinds of vectors: a leak would be found.
 							x.Embedding = []float32{1, float32(i), 0, 0, 0, 0, 0, float32(r.IntN(2))}
 							x.Data = fmt.Appendf(nil, "%s%d", tag, first+i)
-							ops = append(ops, dmem.Put(x), dmem.Term("shared", 1))
+							ops = append(ops, store.Put(x), store.Term("shared", 1))
 						}
 						err = s.store.Commit(bg, ns, ops)
 					case op < 5:
-						err = s.store.Commit(bg, ns, []dmem.Op{dmem.Priority(int64(r.IntN(40)), 0, 2, 0, 0), dmem.Evict(5 + r.IntN(10))})
+						err = s.store.Commit(bg, ns, []store.Op{store.Priority(int64(r.IntN(40)), 0, 2, 0, 0), store.Evict(5 + r.IntN(10))})
 					case op < 6:
-						err = s.store.Commit(bg, ns, []dmem.Op{dmem.Delete(int64(r.IntN(40)))})
+						err = s.store.Commit(bg, ns, []store.Op{store.Delete(int64(r.IntN(40)))})
 					case op < 8:
-						var hits []dmem.Hit
+						var hits []store.Hit
 						if hits, err = s.store.Query(bg, ns, []float32{1, 0, 0, 0, 0, 0, 0, 1}, 20); err == nil {
 							for _, h := range hits {
 								check("query", h.Record)
 							}
 						}
 					case op < 9:
-						var x dmem.Record
+						var x store.Record
 						if x, err = s.store.Get(bg, ns, int64(r.IntN(40))); err == nil {
 							check("get", x)
 						} else if errors.Is(err, engram.ErrNotFound) {
 							err = nil
 						}
 					default:
-						err = s.store.Scan(bg, ns, r.IntN(2) == 0, func(x dmem.Record) error { check("scan", x); return nil })
+						err = s.store.Scan(bg, ns, r.IntN(2) == 0, func(x store.Record) error { check("scan", x); return nil })
 					}
 					if err != nil {
 						t.Error(err)
@@ -723,9 +724,9 @@ func (s *suite) clear(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	commit(t, s.store, ns, dmem.Put(rec(r, first, dmem.RouteCore, 0, 8)), dmem.Log(rec(r, first+1, dmem.RouteNowhere, 0, 8)),
-		dmem.Term("a", 1), dmem.State([]byte("s")))
-	commit(t, s.store, ns, dmem.Clear(), dmem.Put(rec(r, first+2, dmem.RouteCore, 0, 8)))
+	commit(t, s.store, ns, store.Put(rec(r, first, store.RouteCore, 0, 8)), store.Log(rec(r, first+1, store.RouteNowhere, 0, 8)),
+		store.Term("a", 1), store.State([]byte("s")))
+	commit(t, s.store, ns, store.Clear(), store.Put(rec(r, first+2, store.RouteCore, 0, 8)))
 	units, log := scanAll(t, s.store, ns, false), scanAll(t, s.store, ns, true)
 	snap, _ := s.store.Load(bg, ns)
 	if len(units) != 1 || units[0].Seq != first+2 || len(log) != 0 || len(snap.Terms) != 0 || snap.State != nil {
@@ -742,14 +743,14 @@ func (s *suite) reopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ops []dmem.Op
-	var core []dmem.Record
+	var ops []store.Op
+	var core []store.Record
 	for i := range int64(10) {
-		x := rec(r, first+i, dmem.RouteCore, float64(i), 8)
+		x := rec(r, first+i, store.RouteCore, float64(i), 8)
 		core = append(core, x)
-		ops = append(ops, dmem.Put(x))
+		ops = append(ops, store.Put(x))
 	}
-	commit(t, s.store, ns, append(ops, dmem.Priority(first, 0, 4, 0, 0), dmem.Evict(8), dmem.Term("x", 2), dmem.State([]byte("st")))...)
+	commit(t, s.store, ns, append(ops, store.Priority(first, 0, 4, 0, 0), store.Evict(8), store.Term("x", 2), store.State([]byte("st")))...)
 	core[0].LogP += 2
 	if err := s.store.Close(); err != nil {
 		t.Fatal(err)
@@ -758,8 +759,8 @@ func (s *suite) reopen(t *testing.T) {
 		t.Fatalf("second close: %v", err)
 	}
 	closed := []error{
-		s.store.Commit(bg, ns, []dmem.Op{dmem.Term("x", 1)}),
-		s.store.Scan(bg, ns, false, func(dmem.Record) error { return nil }),
+		s.store.Commit(bg, ns, []store.Op{store.Term("x", 1)}),
+		s.store.Scan(bg, ns, false, func(store.Record) error { return nil }),
 	}
 	_, err = s.store.Get(bg, ns, first)
 	closed = append(closed, err)
@@ -780,7 +781,7 @@ func (s *suite) reopen(t *testing.T) {
 	if len(units) != 8 || len(scanAll(t, s.store, ns, true)) != 2 {
 		t.Fatalf("reopened: %d records (want 8), %v logged", len(units), seqs(scanAll(t, s.store, ns, true)))
 	}
-	want := map[int64]dmem.Record{}
+	want := map[int64]store.Record{}
 	for _, c := range core {
 		want[c.Seq] = c
 	}
@@ -805,7 +806,7 @@ func (s *suite) reopen(t *testing.T) {
 // below the floor, or one that would overflow, lands where NewLogP says.
 func (s *suite) priorityExtremes(t *testing.T) {
 	ns, r := s.ns(t), rand.New(rand.NewPCG(3, 7))
-	commit(t, s.store, ns, dmem.Put(rec(r, 1, dmem.RouteCore, 0, 8)))
+	commit(t, s.store, ns, store.Put(rec(r, 1, store.RouteCore, 0, 8)))
 	want := 0.0
 	for _, st := range []struct{ at, mul, add, min float64 }{
 		{1100, 2, 1, 0}, // 2^-1100 underflows: the add decides
@@ -813,8 +814,8 @@ func (s *suite) priorityExtremes(t *testing.T) {
 		{1100, 1e300, 0, 0}, // capped, not overflowing
 		{5000, 1, 0, 0},
 	} {
-		commit(t, s.store, ns, dmem.Priority(1, st.at, st.mul, st.add, st.min))
-		want = dmem.NewLogP(want, st.at, st.mul, st.add, st.min)
+		commit(t, s.store, ns, store.Priority(1, st.at, st.mul, st.add, st.min))
+		want = store.NewLogP(want, st.at, st.mul, st.add, st.min)
 		got, err := s.store.Get(bg, ns, 1)
 		if err != nil || math.Abs(got.LogP-want) > 1e-6 {
 			t.Fatalf("after %+v: LogP %v, %v; want %v", st, got.LogP, err, want)
@@ -826,19 +827,19 @@ func (s *suite) priorityExtremes(t *testing.T) {
 // refused whole, with ErrInvalidInput, and changes nothing.
 func (s *suite) invalidOps(t *testing.T) {
 	ns, r := s.ns(t), rand.New(rand.NewPCG(3, 8))
-	good := rec(r, 1, dmem.RouteCore, 0, 8)
-	nanVec := rec(r, 2, dmem.RouteCore, 0, 8)
+	good := rec(r, 1, store.RouteCore, 0, 8)
+	nanVec := rec(r, 2, store.RouteCore, 0, 8)
 	nanVec.Embedding[3] = float32(math.NaN())
-	nanStat := rec(r, 3, dmem.RouteCore, math.Inf(1), 8)
-	for name, bad := range map[string]dmem.Op{
-		"NaN embedding":   dmem.Put(nanVec),
-		"infinite LogP":   dmem.Put(nanStat),
-		"NaN multiplier":  dmem.Priority(1, 0, math.NaN(), 0, 0),
-		"term with a NUL": dmem.Term("a\x00b", 1),
-		"invalid UTF-8":   dmem.Term("a\xffb", 1),
+	nanStat := rec(r, 3, store.RouteCore, math.Inf(1), 8)
+	for name, bad := range map[string]store.Op{
+		"NaN embedding":   store.Put(nanVec),
+		"infinite LogP":   store.Put(nanStat),
+		"NaN multiplier":  store.Priority(1, 0, math.NaN(), 0, 0),
+		"term with a NUL": store.Term("a\x00b", 1),
+		"invalid UTF-8":   store.Term("a\xffb", 1),
 		"unknown kind":    {Kind: 200},
 	} {
-		if err := s.store.Commit(bg, ns, []dmem.Op{dmem.Put(good), bad}); !errors.Is(err, engram.ErrInvalidInput) {
+		if err := s.store.Commit(bg, ns, []store.Op{store.Put(good), bad}); !errors.Is(err, engram.ErrInvalidInput) {
 			t.Errorf("%s: Commit = %v, want ErrInvalidInput", name, err)
 		}
 	}

@@ -1,7 +1,6 @@
-package dmem
+package store
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -9,38 +8,6 @@ import (
 
 	"github.com/engram-go/engram"
 )
-
-// Namespace scopes what a [Store] holds. Every record, term count, learned
-// state and sequence number belongs to exactly one namespace, and no store
-// operation reads or changes another: a unit is never returned, counted,
-// merged, evicted or learned from across namespaces. The zero Namespace is
-// a namespace like any other. Its fields must be valid UTF-8 without NUL
-// bytes ([engram.Namespace.Valid]), so that every store can keep them as
-// text. It is [engram.Namespace], so every backend shares one type.
-type Namespace = engram.Namespace
-
-// Record is one unit as a store keeps it: the columns a store searches,
-// orders and evicts by, and Data, the rest of the unit in dmem's encoding,
-// which a store keeps as it is.
-type Record struct {
-	// Seq identifies the record within its namespace.
-	Seq int64
-	// Route is where the unit is: core and short records are stored units;
-	// only core records are searched and evicted.
-	Route Route
-	// LogP orders eviction: a unit's priority at step-age a is 2^(LogP − a).
-	// A store sets it when it inserts a record and then changes it only by
-	// [OpPriority], so concurrent priority changes add up.
-	LogP float64
-	// Delta, Gate, Novelty and Reward are the unit's surprise statistics,
-	// kept as columns so they can be inspected without dmem.
-	Delta, Gate, Novelty, Reward float64
-	// Embedding is the unit's vector; empty or zero vectors are never
-	// returned by a search.
-	Embedding []float32
-	// Data is the encoded unit.
-	Data []byte
-}
 
 // OpKind says what an [Op] does.
 type OpKind uint8
@@ -58,8 +25,8 @@ const (
 	// OpUnlog removes Seq from the eviction log.
 	OpUnlog
 	// OpPriority sets the priority p of the stored record Seq, at
-	// step-age At, to max(p·Mul + Add, Min) in one atomic step; no-op if
-	// the record is not stored.
+	// step-age At, to max(p·Mul + Add, Min) in one atomic step ([NewLogP]);
+	// no-op if the record is not stored.
 	OpPriority
 	// OpEvict moves the lowest-priority core records (ties: lowest Seq)
 	// into the eviction log, Route set to [RouteNowhere], until at most
@@ -90,59 +57,16 @@ type Op struct {
 	State []byte // OpState
 }
 
-// Hit is a search result: a core record and its cosine similarity to the query.
-type Hit struct {
-	Record
-	Similarity float64
-}
-
-// Snapshot is a namespace's learned state and term counts.
-type Snapshot struct {
-	State []byte
-	Terms map[string]int64
-}
-
-// Store is the durable record of memories: per [Namespace], the stored
-// units, an eviction log, term counts, a learned state and a sequence. The
-// embedded store ([OpenStore]) keeps it in a bbolt file with chromem-go as
-// its index; dmem/pgstore keeps it in PostgreSQL, shared by processes.
-// dmem/storetest checks an implementation.
-//
-// A Store is safe for concurrent use. Every method is scoped to one
-// namespace. After Close, methods fail with [engram.ErrClosed].
-type Store interface {
-	// Commit applies ops to namespace ns in order, all or none, and returns
-	// once they are durable. Concurrent commits to one namespace, from any
-	// number of processes, lose no change: each op is applied to the state
-	// the commits before it left.
-	Commit(ctx context.Context, ns Namespace, ops []Op) error
-	// Reserve returns the first of n sequence numbers of ns that no other
-	// call, in any process, has returned or will return.
-	Reserve(ctx context.Context, ns Namespace, n int) (int64, error)
-	// Get returns the stored record seq of ns, or [engram.ErrNotFound].
-	Get(ctx context.Context, ns Namespace, seq int64) (Record, error)
-	// Scan calls fn for every stored record of ns (log false) or every
-	// record of its eviction log (log true), in ascending Seq. The record
-	// is fn's to keep.
-	Scan(ctx context.Context, ns Namespace, log bool, fn func(Record) error) error
-	// Query returns up to n core records of ns most similar to vec by
-	// cosine, best first. Records of another dimension are ignored.
-	Query(ctx context.Context, ns Namespace, vec []float32, n int) ([]Hit, error)
-	// Load returns the learned state and term counts of ns.
-	Load(ctx context.Context, ns Namespace) (Snapshot, error)
-	// Close releases the store.
-	Close() error
-}
-
 // Check returns an error wrapping [engram.ErrInvalidInput] for an op that
 // no store may apply, because stores would treat it differently: an
 // unknown kind, a number that is not finite (a record's statistics, an
 // embedding component, a priority change), or a term
 // that is not valid UTF-8 or holds a NUL. Stores check every op of a
-// commit before applying any.
+// commit before applying any. The message, "op 7: …", carries no prefix:
+// the store that checks names itself and the commit.
 func (o Op) Check() error {
 	bad := func(what string, args ...any) error {
-		return fmt.Errorf("dmem: op %d: %s: %w", o.Kind, fmt.Sprint(append([]any{what}, args...)...), engram.ErrInvalidInput)
+		return fmt.Errorf("op %d: %s: %w", o.Kind, fmt.Sprint(append([]any{what}, args...)...), engram.ErrInvalidInput)
 	}
 	switch o.Kind {
 	case OpPut, OpLog:
@@ -174,6 +98,8 @@ func (o Op) Check() error {
 	return nil
 }
 
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
 // Put returns an [OpPut].
 func Put(r Record) Op { return Op{Kind: OpPut, Record: r} }
 
@@ -202,6 +128,13 @@ func State(b []byte) Op { return Op{Kind: OpState, State: b} }
 
 // Clear returns an [OpClear].
 func Clear() Op { return Op{Kind: OpClear} }
+
+// The bounds [NewLogP] keeps a priority within; dmem's own priorities
+// keep to them too.
+const (
+	minPriority = 1e-9
+	maxPriority = 1e6
+)
 
 // NewLogP returns the LogP of a priority p at step-age at after an
 // [OpPriority] (mul, add, min) applied to a record with LogP logP: p·mul +
