@@ -2,12 +2,21 @@
 // token budget, and how fast.
 //
 //	memeval [-data FILE] [-memories rd,bm25,…] [-budgets 512,1024,2048,4096] [-off context,…] [-json] [-chart FILE.png]
+//	memeval -long [-data FILE] …
+//	memeval -updates [-data FILE] [-seed N] [-samples N] …
 //	memeval gen [-seed N] [-samples N] [-noise 0.5] [-paraphrase P] [-o FILE]
 //
 // With no arguments it generates the default synthetic set, runs every
 // memory and prints a table, offline; -chart also draws it. -data replays
 // real conversations in LoCoMo's format, the measure that counts; -off
 // switches parts of relevance off for an ablation.
+//
+// -long joins the conversations into one and asks all their questions at
+// the end (eval.LongHorizon). -updates replays a generated set of facts
+// that change (package updates; -seed and -samples shape it, and -data, if
+// given, supplies its filler dialogue) and reports current-value recall
+// and how often a superseded statement is shown without its date
+// (eval.Updates). Each has its own default memories.
 package main
 
 import (
@@ -22,10 +31,12 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/engram-go/engram/internal/dataset"
 	"github.com/engram-go/engram/internal/eval"
 	"github.com/engram-go/engram/internal/relevance"
+	"github.com/engram-go/engram/internal/updates"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 )
@@ -52,14 +63,51 @@ func run(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print results as JSON instead of a table")
 	chart := fs.String("chart", "", "PNG chart to write (e.g. docs/memeval.png); empty for none")
 	offList := fs.String("off", "", "comma-separated relevance components to switch off, for an ablation")
+	long := fs.Bool("long", false, "join the conversations into one and ask all questions at the end (default memories "+eval.LongHorizonMemories+")")
+	upd := fs.Bool("updates", false, "replay the generated set of facts that change, -data as its filler (default memories "+eval.UpdateMemories+")")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q (flags come first; the only subcommand is gen)", fs.Arg(0))
 	}
+	set := make(map[string]bool)
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *long && *upd {
+		return errors.New("-long and -updates are two evaluations: pick one")
+	}
+	if *upd && *chart != "" {
+		return errors.New("-chart draws evidence recall, which -updates does not measure")
+	}
+	if !set["memories"] {
+		switch {
+		case *long:
+			*memories = eval.LongHorizonMemories
+		case *upd:
+			*memories = eval.UpdateMemories
+		}
+	}
 	var ss []dataset.Sample
 	var err error
+	if *upd {
+		if *data != "" {
+			if ss, err = dataset.ReadFile(*data); err != nil {
+				return err
+			}
+		}
+		seedU, n := updates.DefaultConfig().Seed, updates.DefaultConfig().Conversations
+		if set["seed"] {
+			seedU = *seed
+		}
+		if set["samples"] {
+			n = *samples
+		}
+		us, err := eval.UpdateSet(seedU, n, ss)
+		if err != nil {
+			return err
+		}
+		return runUpdates(us, *memories, *budgets, *offList, *asJSON, stdout, stderr)
+	}
 	if *data != "" {
 		var generated []string
 		fs.Visit(func(f *flag.Flag) {
@@ -82,25 +130,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if len(ss) == 0 {
 		return fmt.Errorf("no conversations to replay in %s", cmp.Or(*data, "the generated set"))
 	}
-	ms, err := eval.Select(eval.All(), *memories)
+	ms, bs, restore, err := setup(*memories, *budgets, *offList)
 	if err != nil {
 		return err
 	}
-	if *offList != "" {
-		var off relevance.Component
-		for _, n := range strings.Split(*offList, ",") {
-			c, err := relevance.ParseComponent(n)
-			if err != nil {
-				return err
-			}
-			off |= c
-		}
-		defer relevance.SetOff(off)()
-	}
-	bs, err := parseInts(*budgets)
-	if err != nil {
-		return err
-	}
+	defer restore()
 	// Open the chart's file before the run, so that a bad path fails at once.
 	var chartFile *os.File
 	if *chart != "" {
@@ -117,7 +151,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	// langchaingo's token buffer logs a warning on every count it makes.
 	log.SetOutput(io.Discard)
-	rs, err := eval.Run(context.Background(), ss, cfg)
+	evaluate := eval.Run
+	if *long {
+		evaluate = eval.LongHorizon
+	}
+	start := time.Now()
+	rs, err := evaluate(context.Background(), ss, cfg)
 	log.SetOutput(stderr)
 	if err != nil {
 		return err
@@ -133,7 +172,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 		if len(rs) > 0 {
 			questions = rs[0].Questions
 		}
-		fmt.Fprintf(stdout, "%d conversations, %d scored questions\n", len(ss), questions)
+		if *long {
+			fmt.Fprintf(stdout, "%d conversations joined into one, %d scored questions, %s\n", len(ss), questions, time.Since(start).Round(time.Second))
+		} else {
+			fmt.Fprintf(stdout, "%d conversations, %d scored questions\n", len(ss), questions)
+		}
 		if err := eval.WriteTable(stdout, rs); err != nil {
 			return err
 		}
@@ -153,6 +196,53 @@ func run(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, "chart:", *chart)
 	}
 	return nil
+}
+
+// setup selects the memories and parses the budgets, and switches off
+// the relevance components listed until restore is called.
+func setup(memories, budgets, offList string) (ms []eval.Memory, bs []int, restore func(), err error) {
+	if ms, err = eval.Select(eval.Known(), memories); err != nil {
+		return nil, nil, nil, err
+	}
+	if bs, err = parseInts(budgets); err != nil {
+		return nil, nil, nil, err
+	}
+	var off relevance.Component
+	if offList != "" {
+		for _, n := range strings.Split(offList, ",") {
+			c, err := relevance.ParseComponent(n)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			off |= c
+		}
+	}
+	return ms, bs, relevance.SetOff(off), nil
+}
+
+func runUpdates(us []updates.Sample, memories, budgets, offList string, asJSON bool, stdout, stderr io.Writer) error {
+	ms, bs, restore, err := setup(memories, budgets, offList)
+	if err != nil {
+		return err
+	}
+	defer restore()
+	log.SetOutput(io.Discard)
+	start := time.Now()
+	rs, err := eval.Updates(context.Background(), us, eval.Config{Budgets: bs, Memories: ms})
+	log.SetOutput(stderr)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rs)
+	}
+	if len(rs) > 0 {
+		fmt.Fprintf(stdout, "%d conversations of facts that change, %d single-hop and %d multi-hop questions, %s\n",
+			len(us), rs[0].SingleHopN, rs[0].MultiHopN, time.Since(start).Round(time.Second))
+	}
+	return eval.WriteUpdateTable(stdout, rs)
 }
 
 func gen(args []string, stdout io.Writer) error {

@@ -107,3 +107,35 @@ func TestDanglingEvidence(t *testing.T) {
 		t.Fatalf("oracle row %q: want recall 1.000 and no open-domain question", fields)
 	}
 }
+
+// -long joins the conversations; -updates replays the update set, with
+// its own table and JSON.
+func TestLongAndUpdates(t *testing.T) {
+	var out bytes.Buffer
+	if err := run([]string{"-long", "-samples", "2", "-memories", "bm25", "-budgets", "256"}, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "2 conversations joined into one") {
+		t.Fatalf("long table:\n%s", out.String())
+	}
+	out.Reset()
+	if err := run([]string{"-updates", "-samples", "1", "-memories", "bm25", "-budgets", "256,512", "-json"}, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	var rs []eval.UpdateResult
+	if err := json.Unmarshal(out.Bytes(), &rs); err != nil || len(rs) != 2 || rs[0].SingleHopN == 0 {
+		t.Fatalf("update results: %v\n%s", err, out.String())
+	}
+	out.Reset()
+	if err := run([]string{"-updates", "-samples", "1", "-data", "../../internal/dataset/testdata/quirks.json", "-memories", "bm25", "-budgets", "256"}, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "stale undated") {
+		t.Fatalf("update table:\n%s", out.String())
+	}
+	for _, args := range [][]string{{"-long", "-updates"}, {"-updates", "-chart", "x.png"}} {
+		if err := run(args, &out, &out); err == nil {
+			t.Errorf("%v: no error", args)
+		}
+	}
+}

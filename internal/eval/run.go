@@ -114,28 +114,21 @@ func runOne(ctx context.Context, s *dataset.Sample, m Memory, budget int, a *acc
 	runtime.GC()
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
-	mem, err := m.New(ctx, budget, s)
+	mem, clk, done, err := open(ctx, m, budget, s)
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if m.Close != nil {
-			m.Close(mem)
-		}
-	}()
-	pairs := Pairs(s)
-	for _, p := range pairs {
-		start := time.Now()
-		if err := mem.SaveContext(ctx, map[string]any{"input": p[0]}, map[string]any{"output": p[1]}); err != nil {
-			return fmt.Errorf("save: %w", err)
-		}
-		a.saves = append(a.saves, time.Since(start))
+	defer done()
+	saves, err := replay(ctx, mem, clk, s)
+	if err != nil {
+		return err
 	}
-	if len(pairs) > 0 {
+	a.saves = append(a.saves, saves...)
+	if len(saves) > 0 {
 		runtime.GC()
 		var after runtime.MemStats
 		runtime.ReadMemStats(&after)
-		a.heap += float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / float64(2*len(pairs))
+		a.heap += float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / float64(2*len(saves))
 		a.heapN++
 	}
 
@@ -177,6 +170,39 @@ func runOne(ctx context.Context, s *dataset.Sample, m Memory, budget int, a *acc
 		}
 	}
 	return nil
+}
+
+// open builds m's memory for a replay of s, with a replay clock in the
+// context New sees (ReplayClock), which replay moves; done closes it.
+func open(ctx context.Context, m Memory, budget int, s *dataset.Sample) (mem schema.Memory, clk *clock, done func(), err error) {
+	ctx, clk = withClock(ctx)
+	if mem, err = m.New(ctx, budget, s); err != nil {
+		return nil, nil, nil, err
+	}
+	return mem, clk, func() {
+		if m.Close != nil {
+			m.Close(mem)
+		}
+	}, nil
+}
+
+// replay saves s's pairs into mem in order, clk (open's) set to each
+// pair's session date, and returns
+// how long each save took.
+func replay(ctx context.Context, mem schema.Memory, clk *clock, s *dataset.Sample) ([]time.Duration, error) {
+	at := pairTimes(s)
+	var saves []time.Duration
+	for i, p := range Pairs(s) {
+		if !at[i].IsZero() {
+			clk.set(at[i])
+		}
+		start := time.Now()
+		if err := mem.SaveContext(ctx, map[string]any{"input": p[0]}, map[string]any{"output": p[1]}); err != nil {
+			return nil, fmt.Errorf("save: %w", err)
+		}
+		saves = append(saves, time.Since(start))
+	}
+	return saves, nil
 }
 
 // history returns a memory's returned history as text.
