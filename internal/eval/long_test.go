@@ -92,9 +92,8 @@ func TestLongHorizon(t *testing.T) {
 	}
 }
 
-// longHorizonEnforced names the memories held to Issue15LongHorizon; the
-// two-tier memory joins it when it lands.
-var longHorizonEnforced []string
+// longHorizonEnforced names the memories held to Issue15LongHorizon.
+var longHorizonEnforced = []string{"rd-tiers"}
 
 // scored counts the questions Run scores in s.
 func scored(s dataset.Sample) int {
