@@ -6,17 +6,12 @@ import (
 
 	"github.com/engram-go/engram/internal/facts"
 	"github.com/engram-go/engram/internal/knapsack"
+	"github.com/engram-go/engram/internal/memvars"
 )
 
 // When what a load keeps was said on more than one day, each day's units
-// come under a header naming the day, "[8 May 2023]": a fact that changed
-// shows when each of its values was said, so the model can tell the
-// current one from the one it replaced, and a question about when
-// something happened has its answer's date. A history said within one day
-// has no header. The headers are counted in the budget.
-
-// headerLine is the date header of day t.
-func headerLine(t time.Time) string { return "[" + t.Format("2 January 2006") + "]\n" }
+// come under a header naming the day (memvars.DayHeaders), counted in the
+// budget.
 
 // keep marks the units of sol's items kept.
 func (s *selection) keep(sol knapsack.Solution) {
@@ -30,38 +25,27 @@ func (s *selection) keep(sol knapsack.Solution) {
 	}
 }
 
-// dateHeaders sets the headers of the kept units and their cost: one
-// before the first kept unit of each day, none if they share one day.
+// dateHeaders sets the headers of the kept units and their cost (see
+// memvars.DayHeaders).
 func (s *selection) dateHeaders(count func(string) int) {
 	s.headers, s.headTok = nil, 0
-	var first time.Time
-	multi, seen := false, false
+	var at []int
+	var times []time.Time
 	for i, u := range s.units {
-		if !s.kept[i] {
-			continue
-		}
-		if !seen {
-			first, seen = u.e.unit.Time, true
-		} else if !sameDay(first, u.e.unit.Time) {
-			multi = true
-			break
+		if s.kept[i] {
+			at = append(at, i)
+			times = append(times, u.e.unit.Time)
 		}
 	}
-	if !multi {
+	hs := memvars.DayHeaders(times)
+	if hs == nil {
 		return
 	}
 	s.headers = make(map[int]string)
-	var last time.Time
-	seen = false
-	for i, u := range s.units {
-		if !s.kept[i] {
-			continue
-		}
-		if t := u.e.unit.Time; !seen || !sameDay(last, t) {
-			h := headerLine(t)
-			s.headers[i] = h
+	for x, h := range hs {
+		if h != "" {
+			s.headers[at[x]] = h
 			s.headTok += count(h)
-			last, seen = t, true
 		}
 	}
 }
@@ -90,13 +74,6 @@ func (b *Buffer) fitHeaders(s *selection, budget int, edges []knapsack.Edge) {
 		s.keep(first)
 		s.headers, s.headTok = nil, 0
 	}
-}
-
-// sameDay reports whether a and b fall on the same calendar day.
-func sameDay(a, b time.Time) bool {
-	y1, m1, d1 := a.Date()
-	y2, m2, d2 := b.Date()
-	return y1 == y2 && m1 == m2 && d1 == d2
 }
 
 // analyse records what facts.Analyse finds in e's text: its speaker,
