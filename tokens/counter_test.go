@@ -133,9 +133,12 @@ func TestLongRuns(t *testing.T) {
 		}
 	}
 	c := Default()
-	limit := 500 * time.Millisecond
+	// Not a benchmark: the bound only catches the quadratic cost that
+	// took a minute for one of these (about 0.5 s now on 2 busy cores);
+	// a machine's noise stays far below it.
+	limit := 10 * time.Second
 	if raceEnabled {
-		limit *= 10
+		limit *= 3
 	}
 	for _, s := range []string{
 		strings.Repeat("a", 256<<10),

@@ -25,6 +25,9 @@ type Analysis struct {
 // Analyse analyses one turn's text.
 func Analyse(text string) Analysis {
 	a := Analysis{Speaker: relevance.SpeakerOf(text)}
+	if notSpeakers[a.Speaker] {
+		a.Speaker = "" // "Correction: it's Friday" names no speaker
+	}
 	body := text
 	if a.Speaker != "" {
 		if _, rest, ok := strings.Cut(text, ":"); ok {
@@ -36,6 +39,11 @@ func Analyse(text string) Analysis {
 	a.Qualifies = opensWith(words, qualifiers)
 	return a
 }
+
+// notSpeakers are the words that open a turn with a colon without naming
+// who speaks.
+var notSpeakers = map[string]bool{"correction": true, "update": true, "note": true, "ps": true, "edit": true,
+	"fyi": true, "reminder": true, "warning": true, "answer": true, "question": true, "sorry": true, "actually": true}
 
 // qualifiers open a turn that narrows or takes exception to the one
 // before it.
@@ -64,7 +72,7 @@ func corrects(words []string, body string) bool {
 	}
 	// "…, not Monday" / "…, not 555-0113." at the end: the value it
 	// replaces, named to be taken back.
-	l := strings.ToLower(body)
+	l := asciiLower(body) // the same length as body, so its indices hold there
 	for _, cue := range []string{", not ", " instead of ", " rather than "} {
 		if i := strings.LastIndex(l, cue); i >= 0 && len(l)-i < 40 {
 			rest := strings.TrimSpace(body[i+len(cue):])
@@ -74,6 +82,17 @@ func corrects(words []string, body string) bool {
 		}
 	}
 	return false
+}
+
+// asciiLower lower-cases the ASCII letters of s, byte for byte.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // opensWith reports whether words start with one of the phrases.
