@@ -152,14 +152,19 @@ func TestUpdates(t *testing.T) {
 			t.Errorf("%s at %d went over budget on %.1f%% of answers", r.Memory, r.Budget, 100*r.OverBudget)
 		}
 	}
-	for _, err := range Issue15Updates.Check(rs, 1024, updatesEnforced...) {
+	// Both backends meet the multi-hop and stale-date parts of the target,
+	// and are held to them; the single-hop part (0.90) they do not meet
+	// yet, and it is reported.
+	met := Issue15Updates
+	met.SingleHop = 0
+	for _, err := range met.Check(rs, 1024, updatesEnforced...) {
 		t.Error(err)
 	}
-	for _, err := range Issue15Updates.Check(rs, 1024, "rd", "dmem") {
+	for _, err := range Issue15Updates.Check(rs, 1024, updatesEnforced...) {
 		t.Logf("not enforced: %v", err)
 	}
 }
 
-// updatesEnforced names the memories held to Issue15Updates; the memory
-// that supersedes updated facts joins it when it lands.
-var updatesEnforced []string
+// updatesEnforced names the memories held to Issue15Updates' multi-hop and
+// stale-date parts.
+var updatesEnforced = []string{"rd", "dmem"}
