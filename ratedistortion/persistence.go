@@ -144,7 +144,9 @@ func (b *Buffer) SaveFile(path string) (err error) {
 // Data that is not a saved buffer, or is truncated or damaged, gives an
 // error wrapping [ErrCorrupt]; a format version this package does not read,
 // [ErrVersion]; both wrap [engram.ErrInvalidInput]. On any error no buffer
-// is returned. Restore reads r to the end of the saved buffer, no further.
+// is returned. The checksum catches damage, not forgery: what a
+// well-formed file says (its token counts, say) is trusted. Restore reads
+// r to the end of the saved buffer, no further.
 func Restore(ctx context.Context, r io.Reader, opts ...Option) (*Buffer, error) {
 	if err := memvars.Context(ctx); err != nil {
 		return nil, fmt.Errorf("ratedistortion: restore: %w", err)

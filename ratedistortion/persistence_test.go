@@ -420,7 +420,14 @@ func FuzzRestore(f *testing.F) {
 			}
 			return
 		}
-		checkLoad(t, b, "Lisbon")
+		// A checksummed body is trusted as written (its token counts, say),
+		// so the budget's invariants are not checked: only that the buffer
+		// works.
+		for _, q := range []string{"Lisbon", ""} {
+			if _, err := b.LoadMemoryVariables(ctx, map[string]any{"input": q}); err != nil && !errors.Is(err, engram.ErrBudgetTooSmall) {
+				t.Fatal(err)
+			}
+		}
 		save(t, b, "Where does Priya live?", "Lisbon.")
 		c := restored(t, saved(t, b), WithTokenBudget(60))
 		if !reflect.DeepEqual(wall(b.Units()), c.Units()) {
