@@ -89,7 +89,8 @@ func (b *Buffer) Save(w io.Writer) error {
 // SaveFile saves the buffer ([Buffer.Save]) to the file at path,
 // atomically: it writes a temporary file beside it, syncs it and renames
 // it over path, so that a crash leaves the old file or the new one, never
-// half of one.
+// half of one. The file is readable and writable by its owner only
+// (0600): it holds the conversation.
 func (b *Buffer) SaveFile(path string) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
@@ -260,7 +261,7 @@ func (b *Buffer) checkEmbeddings(ctx context.Context, es []*entry) error {
 			break
 		}
 	}
-	if same && cosine(v, es[0].unit.Embedding) >= sameEmbedder {
+	if same && agree(v, es[0].unit.Embedding) {
 		return nil
 	}
 	texts := make([]string, len(es))
@@ -280,12 +281,17 @@ func (b *Buffer) checkEmbeddings(ctx context.Context, es []*entry) error {
 	return nil
 }
 
-func cosine(a, b []float32) float64 {
-	var dot float64
+// agree reports whether two unit vectors of the same length point the
+// same way, or are both zero (an embedder that knows none of a text's
+// words).
+func agree(a, b []float32) bool {
+	var dot, na, nb float64
 	for i := range a {
 		dot += float64(a[i]) * float64(b[i])
+		na += float64(a[i]) * float64(a[i])
+		nb += float64(b[i]) * float64(b[i])
 	}
-	return dot
+	return dot >= sameEmbedder || na == 0 && nb == 0
 }
 
 // encode returns s in the saved format.

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -338,6 +339,33 @@ func TestRestoreEmbeddings(t *testing.T) {
 	save(t, d, "And one more.", "Fine.")
 }
 
+// zeroEmbedder knows no word, and counts the texts it embeds.
+type zeroEmbedder struct{ texts atomic.Int64 }
+
+func (z *zeroEmbedder) EmbedDocuments(_ context.Context, texts []string) ([][]float32, error) {
+	z.texts.Add(int64(len(texts)))
+	out := make([][]float32, len(texts))
+	for i := range out {
+		out[i] = make([]float32, 8)
+	}
+	return out, nil
+}
+
+func (z *zeroEmbedder) EmbedQuery(context.Context, string) ([]float32, error) {
+	return make([]float32, 8), nil
+}
+
+// Zero vectors, stored and made again, agree: nothing is embedded again.
+func TestRestoreZeroEmbeddings(t *testing.T) {
+	z := &zeroEmbedder{}
+	data := saved(t, richBuffer(t, append(persistOpts(), WithEmbedder(z))...))
+	z.texts.Store(0)
+	restored(t, data, append(persistOpts(), WithEmbedder(z))...)
+	if n := z.texts.Load(); n != 1 {
+		t.Fatalf("restore embedded %d texts, want 1", n)
+	}
+}
+
 func TestRestoreRefusesDamage(t *testing.T) {
 	data := saved(t, richBuffer(t, persistOpts()...))
 	bad := func(t *testing.T, in []byte, want error) {
@@ -499,6 +527,9 @@ func TestSaveFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameState(t, b, c, true)
+	if fi, err := os.Stat(path); err != nil || runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
+		t.Fatalf("saved file: %v, %v; want mode 0600", fi.Mode(), err)
+	}
 	if es, _ := os.ReadDir(dir); len(es) != 1 {
 		t.Fatalf("the directory holds %d files, want the saved one alone", len(es))
 	}
