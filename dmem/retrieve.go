@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem/store"
@@ -70,10 +71,12 @@ type cand struct {
 	seq    int64
 	group  int64
 	tokens int
+	at     time.Time
 	vec    []float32
 	meta   []byte
 	sal    float64 // priority now
 	score  float64
+	dep    string // id of the candidate it cannot be shown without (see depends), or ""
 }
 
 // LoadMemoryVariables returns the history to show the model: among the
@@ -98,9 +101,13 @@ func (m *Memory) LoadMemoryVariables(ctx context.Context, inputs map[string]any)
 		return nil, err
 	}
 	if m.opts.returnMessages {
-		msgs := make([]llms.ChatMessage, len(kept))
+		msgs := make([]llms.ChatMessage, 0, len(kept))
+		hs := headers(kept)
 		for i, c := range kept {
-			msgs[i] = memvars.Message(c.role, c.text, "")
+			if hs != nil && hs[i] != "" {
+				msgs = append(msgs, llms.SystemChatMessage{Content: strings.TrimSuffix(hs[i], "\n")})
+			}
+			msgs = append(msgs, memvars.Message(c.role, c.text, ""))
 		}
 		return map[string]any{m.opts.memoryKey: msgs}, nil
 	}
@@ -145,16 +152,30 @@ func (m *Memory) choose(ctx context.Context, query string, budget int) ([]cand, 
 	return kept, nil
 }
 
-// render returns kept as history lines, one per unit.
+// render returns kept as history lines, one per unit, under date headers
+// when they were said on more than one day (memvars.DayHeaders).
 func (m *Memory) render(kept []cand) string {
 	var sb strings.Builder
+	hs := headers(kept)
 	for i, c := range kept {
 		if i > 0 {
 			sb.WriteByte('\n')
 		}
+		if hs != nil && hs[i] != "" {
+			sb.WriteString(hs[i])
+		}
 		sb.WriteString(strings.TrimSuffix(m.line(c.role, c.text), "\n"))
 	}
 	return sb.String()
+}
+
+// headers returns the date header of each kept unit (memvars.DayHeaders).
+func headers(kept []cand) []string {
+	times := make([]time.Time, len(kept))
+	for i, c := range kept {
+		times[i] = c.at
+	}
+	return memvars.DayHeaders(times)
 }
 
 // search gathers and scores candidates for query. The semantic candidates
@@ -222,7 +243,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 		}
 		seen[u] = true
 		cs = append(cs, cand{id: u.ID, role: u.Role, text: u.Text, seq: u.Seq, group: u.Group, tokens: u.Tokens,
-			vec: u.Embedding, meta: u.Meta, sal: m.priorityAt(u, now)})
+			at: u.Time, vec: u.Embedding, meta: u.Meta, sal: m.priorityAt(u, now)})
 		rel = append(rel, r)
 	}
 	var near []*unit        // resident units among the nearest
@@ -307,8 +328,38 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 			}
 		}
 	}
+	// The turns a candidate cannot be shown without, and those that
+	// cannot be shown without it, join it, and are packed with it.
+	for i := 0; i < len(cs); i++ {
+		u := m.byID[cs[i].id]
+		if u == nil {
+			continue
+		}
+		for k := int64(1); k <= correctionReach; k++ {
+			if v := m.byID[idOf(u.Seq-k)]; v != nil && depends(u, v, k) {
+				add(v, 0)
+				if cs[i].dep == "" {
+					cs[i].dep = v.ID
+				}
+			}
+			if v := m.byID[idOf(u.Seq+k)]; v != nil && depends(v, u, k) {
+				add(v, 0)
+			}
+		}
+	}
 	score(cs, rel, lambda)
 	return cs, nil
+}
+
+// correctionReach is how many turns after a statement a correction may
+// come and still take it back: the other speaker's reply may come between.
+const correctionReach = 3
+
+// depends reports whether u, k turns after v, cannot be shown without it:
+// it qualifies the turn just before it ("but not green apples") or, from
+// the same speaker, corrects it ("no, I said Tuesday"; internal/facts).
+func depends(u, v *unit, k int64) bool {
+	return u.facts.Qualifies && k == 1 || u.facts.Corrects && u.facts.Speaker == v.facts.Speaker
 }
 
 // addForeign adds the units other writers of the namespace stored, which
@@ -367,11 +418,22 @@ func (m *Memory) pack(cs []cand, budget int) ([]cand, error) {
 	var itemOf map[int64]int // for tool groups, made when first needed
 	items := make([]knapsack.Item, 0, len(cs))
 	members := make([][]int, 0, len(cs))
-	for i, c := range cs {
+	itemOfID := make(map[string]int, len(cs))
+	order := make([]int, len(cs)) // oldest first: a turn after what it depends on
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(cs[a].seq, cs[b].seq) })
+	for _, i := range order {
+		c := cs[i]
 		// A message is selected on its own (see ratedistortion's load); a
-		// tool call and its results only together.
+		// tool call and its results only together, and a turn that
+		// depends on another with it.
 		k, ok := 0, false
-		if c.role != engram.RoleHuman && c.role != engram.RoleAI {
+		if c.dep != "" {
+			k, ok = itemOfID[c.dep]
+		}
+		if !ok && c.role != engram.RoleHuman && c.role != engram.RoleAI {
 			if itemOf == nil {
 				itemOf = make(map[int64]int)
 			}
@@ -387,9 +449,11 @@ func (m *Memory) pack(cs []cand, budget int) ([]cand, error) {
 		items[k].Cost += max(c.tokens, 1)
 		items[k].Weight += math.Pow(c.score, packSharpness) + 1e-6
 		members[k] = append(members[k], i)
+		itemOfID[c.id] = k
 	}
-	for {
-		sol, err := knapsack.Solve(knapsack.Problem{Items: items, Budget: budget})
+	room := budget
+	for try := 0; ; try++ {
+		sol, err := knapsack.Solve(knapsack.Problem{Items: items, Budget: room})
 		if err != nil {
 			return nil, fmt.Errorf("dmem: pack: %w", err)
 		}
@@ -400,14 +464,25 @@ func (m *Memory) pack(cs []cand, budget int) ([]cand, error) {
 			}
 		}
 		slices.SortFunc(kept, func(a, b cand) int { return cmp.Compare(a.seq, b.seq) })
-		if m.cost(kept) <= budget {
+		over := m.cost(kept) - budget
+		if over <= 0 {
 			return kept, nil
 		}
-		// Dropping the last newline made the tokenizer merge differently:
-		// shrink the budget by the excess and solve again.
-		budget -= m.cost(kept) - budget
-		if budget <= 0 {
-			return nil, nil
+		// The date headers, or dropping the last newline (the tokenizer
+		// then merges differently), cost what the items do not: shrink
+		// the room by the excess and solve again; past a few tries, drop
+		// the units of least score until it fits.
+		if room -= over; room <= 0 || try == 8 {
+			for len(kept) > 0 && m.cost(kept) > budget {
+				worst := 0
+				for j, c := range kept {
+					if c.score < kept[worst].score {
+						worst = j
+					}
+				}
+				kept = slices.Delete(kept, worst, worst+1)
+			}
+			return kept, nil
 		}
 	}
 }
@@ -420,6 +495,11 @@ func (m *Memory) cost(kept []cand) int {
 	n := 0
 	for _, c := range kept {
 		n += c.tokens
+	}
+	for _, h := range headers(kept) {
+		if h != "" {
+			n += m.opts.counter(h)
+		}
 	}
 	last := kept[len(kept)-1]
 	return n - last.tokens + m.opts.counter(strings.TrimSuffix(m.line(last.role, last.text), "\n"))

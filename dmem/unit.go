@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"github.com/engram-go/engram/internal/facts"
 	"math"
 	"strconv"
 	"strings"
@@ -76,10 +77,11 @@ type unit struct {
 	Meta      []byte  // JSON metadata of a document added by AddDocuments
 	History   []Event
 
-	heapIdx int    // position in the eviction heap; -1 outside core
-	lshMark uint32 // the lsh search that last compared it (lsh.mark)
-	slot    int    // slot in the words index; -1 when not resident
-	indexed bool   // present in the chromem index
+	heapIdx int            // position in the eviction heap; -1 outside core
+	lshMark uint32         // the lsh search that last compared it (lsh.mark)
+	slot    int            // slot in the words index; -1 when not resident
+	indexed bool           // present in the chromem index
+	facts   facts.Analysis // what its text says of the turns before it (internal/facts)
 }
 
 func idOf(seq int64) string { return "u" + strconv.FormatInt(seq, 10) }
@@ -302,6 +304,7 @@ func fromRecord(r store.Record) (*unit, error) {
 	if len(r.Embedding) > 0 {
 		u.Embedding = r.Embedding
 	}
+	u.facts = facts.Analyse(u.Text)
 	return u, nil
 }
 

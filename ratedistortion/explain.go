@@ -79,7 +79,7 @@ func (s *selection) explanation() *Explanation {
 	for i, u := range s.units {
 		r := UnitReport{
 			ID: u.e.unit.ID, Seq: u.e.unit.Seq, Group: u.e.unit.Group, Role: u.e.unit.Role,
-			Text: u.e.unit.Text, Kept: s.kept[i], Tokens: u.e.unit.Tokens,
+			Text: u.e.unit.Text, Kept: s.kept[i], Tokens: u.cost,
 			Features: u.features, Utility: u.utility,
 			Tier: u.e.tier(), Recalled: u.e.origin != "" && s.recalled[u.e.origin],
 		}

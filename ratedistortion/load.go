@@ -92,6 +92,7 @@ type scored struct {
 	features engram.Features
 	utility  float64
 	item     int // index of its group in the knapsack problem
+	cost     int // tokens as rendered by this load
 }
 
 // selection is the outcome of one load, detached from the pool.
@@ -107,6 +108,8 @@ type selection struct {
 	own      []int           // backing of the one-unit members
 	reserve  int             // tokens left for the summary
 	recalled map[string]bool // origins the long-term tier returned for this load
+	headers  map[int]string  // by unit: the date header shown before it, if any (see dateHeaders)
+	headTok  int             // the headers' cost
 	learned  bool            // the gate has learned from this load (learn.go)
 	summary  []string        // summary lines, each ending in "\n"
 	sumTok   int             // their exact cost, header included
@@ -227,13 +230,20 @@ func (b *Buffer) selectUnits(query string, qvec []float32) (*selection, error) {
 		e := b.entryAt(d)
 		f := b.features(e, rel[d])
 		u := b.score(f)
+		cost := e.unit.Tokens
 		// A message is selected on its own (a pair's reply and its turn
 		// compete apart: on real dialogue pairing them lost 0.03–0.06 of
 		// recall); a tool call and its results only together. Their
 		// groups are mostly adjacent; the map is for results that join an
 		// earlier call.
 		k, ok := 0, false
-		if len(e.toolIDs) > 0 {
+		s.units[i].e = e
+		if j := dependsOn(s, i); j >= 0 {
+			// "But not green apples" means nothing without the turn
+			// before it, nor "no, I said Tuesday" with it: one item.
+			k, ok = s.units[j].item, true
+			lastGroup = -1
+		} else if len(e.toolIDs) > 0 {
 			g := e.unit.Group
 			if k, ok = lastItem, g == lastGroup && i > 0; !ok {
 				k, ok = itemOfGroup[g]
@@ -256,11 +266,11 @@ func (b *Buffer) selectUnits(query string, qvec []float32) (*selection, error) {
 		} else {
 			members[k] = append(members[k], i)
 		}
-		items[k].Cost += e.unit.Tokens
+		items[k].Cost += cost
 		items[k].Weight += u
 		items[k].Forced = items[k].Forced || e.unit.Flags.Has(engram.FlagPinned)
 		lastItem = k
-		s.units[i] = scored{e: e, features: f, utility: u, item: k}
+		s.units[i] = scored{e: e, features: f, utility: u, item: k, cost: cost}
 	}
 
 	total, forced := 0, 0
@@ -285,14 +295,8 @@ func (b *Buffer) selectUnits(query string, qvec []float32) (*selection, error) {
 		return nil, fmt.Errorf("ratedistortion: load: %w", err)
 	}
 	s.sol, s.items, s.members = sol, items, members
-	for i := range s.kept {
-		s.kept[i] = false
-	}
-	for _, k := range sol.Selected {
-		for _, i := range members[k] {
-			s.kept[i] = true
-		}
-	}
+	s.keep(sol)
+	b.fitHeaders(s, selBudget, edges)
 	s.reserve = s.budget - sol.Cost // everything unused goes to the summary
 	return s, nil
 }
@@ -422,9 +426,12 @@ func (s *selection) lines() []string {
 		out = append(out, summaryHeader)
 		out = append(out, s.summary...)
 	}
-	for i, u := range s.units {
+	for i := range s.units {
 		if s.kept[i] {
-			out = append(out, u.e.line)
+			if h := s.headers[i]; h != "" {
+				out = append(out, h)
+			}
+			out = append(out, s.units[i].e.line)
 		}
 	}
 	return out
@@ -448,6 +455,9 @@ func (s *selection) messages() []llms.ChatMessage {
 			if len(u.e.toolIDs) > 0 {
 				id = u.e.toolIDs[0]
 			}
+			if h := s.headers[i]; h != "" {
+				out = append(out, llms.SystemChatMessage{Content: strings.TrimSuffix(h, "\n")})
+			}
 			out = append(out, memvars.Message(u.e.unit.Role, u.e.unit.Text, id))
 		}
 	}
@@ -463,10 +473,10 @@ func (s *selection) tokens() int {
 	if len(ls) == 0 {
 		return 0
 	}
-	n := s.sumTok
+	n := s.sumTok + s.headTok
 	for i, u := range s.units {
 		if s.kept[i] {
-			n += u.e.unit.Tokens
+			n += u.cost
 		}
 	}
 	last := ls[len(ls)-1]

@@ -28,6 +28,9 @@ type entry struct {
 	group     *groupVec        // on a group's first unit: the group's embedding, cached
 	origin    string           // the long-term tier's id of a unit recalled from it; "" for the pool's own
 	used      int64            // a guest's last load that recalled or kept it
+	speaker   string           // who says it (facts.Analyse), or its role
+	corrects  bool             // it takes back what its speaker just said
+	qualifies bool             // it qualifies the turn before it: the two are kept together
 }
 
 // draft is a unit prepared outside the lock, before it has a place in the pool.
@@ -137,6 +140,7 @@ func (b *Buffer) prepare(ctx context.Context, ds []draft) ([]*entry, error) {
 			toolIDs: d.toolIDs,
 		}
 		out[i].vec = relevance.Compress(out[i].unit.Embedding)
+		analyse(out[i])
 	}
 	return out, nil
 }

@@ -64,6 +64,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	chart := fs.String("chart", "", "PNG chart to write (e.g. docs/memeval.png); empty for none")
 	offList := fs.String("off", "", "comma-separated relevance components to switch off, for an ablation")
 	long := fs.Bool("long", false, "join the conversations into one and ask all questions at the end (default memories "+eval.LongHorizonMemories+")")
+	dated := fs.Bool("dated", false, "give the memories each session's date as its turns are saved (issue 12's protocol gives none; -updates always does)")
 	upd := fs.Bool("updates", false, "replay the generated set of facts that change, -data as its filler (default memories "+eval.UpdateMemories+")")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -143,7 +144,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		defer chartFile.Close()
 	}
-	cfg := eval.Config{Budgets: bs, Memories: ms}
+	cfg := eval.Config{Budgets: bs, Memories: ms, Dated: *dated}
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		bar := progressbar.NewOptions(len(ss)*len(ms)*len(bs), progressbar.OptionSetWriter(stderr),
 			progressbar.OptionSetDescription("replaying"), progressbar.OptionClearOnFinish())

@@ -55,11 +55,11 @@ func Baselines() []Memory {
 // Engram returns engram's backends with their default settings.
 func Engram() []Memory {
 	return []Memory{
-		{Name: "rd", Engram: true, New: func(_ context.Context, budget int, _ *dataset.Sample) (schema.Memory, error) {
-			return ratedistortion.New(ratedistortion.WithTokenBudget(budget))
+		{Name: "rd", Engram: true, New: func(ctx context.Context, budget int, _ *dataset.Sample) (schema.Memory, error) {
+			return ratedistortion.New(ratedistortion.WithTokenBudget(budget), ratedistortion.WithClock(ReplayClock(ctx)))
 		}},
 		{Name: "dmem", Engram: true, New: func(ctx context.Context, budget int, _ *dataset.Sample) (schema.Memory, error) {
-			return dmem.New(ctx, dmem.WithTokenBudget(budget))
+			return dmem.New(ctx, dmem.WithTokenBudget(budget), dmem.WithClock(ReplayClock(ctx)))
 		}, Close: func(m schema.Memory) error { return m.(*dmem.Memory).Close() }},
 	}
 }

@@ -25,6 +25,10 @@ type Config struct {
 	// Progress, if set, is called after each conversation replayed and
 	// questioned, with the number done and the total.
 	Progress func(done, total int)
+	// Dated gives the memories each session's date while its turns are
+	// saved (ReplayClock). Issue 12's protocol gives them none: every
+	// turn is saved "now". The update evaluation is always dated.
+	Dated bool
 }
 
 // Result is one memory's scores at one budget, over all samples.
@@ -74,7 +78,7 @@ func Run(ctx context.Context, samples []dataset.Sample, cfg Config) ([]Result, e
 				if cells[key] == nil {
 					cells[key] = &acc{byCat: make(map[string][2]float64)}
 				}
-				if err := runOne(ctx, s, m, budget, cells[key]); err != nil {
+				if err := runOne(ctx, s, m, budget, cfg.Dated, cells[key]); err != nil {
 					return nil, fmt.Errorf("eval: %s at %d tokens on %s: %w", m.Name, budget, s.ID, err)
 				}
 				done++
@@ -110,11 +114,11 @@ func Pairs(s *dataset.Sample) [][2]string {
 
 func turnText(t dataset.Turn) string { return t.Speaker + ": " + t.Text }
 
-func runOne(ctx context.Context, s *dataset.Sample, m Memory, budget int, a *acc) error {
+func runOne(ctx context.Context, s *dataset.Sample, m Memory, budget int, dated bool, a *acc) error {
 	runtime.GC()
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
-	mem, clk, done, err := open(ctx, m, budget, s)
+	mem, clk, done, err := open(ctx, m, budget, s, dated)
 	if err != nil {
 		return err
 	}
@@ -172,10 +176,14 @@ func runOne(ctx context.Context, s *dataset.Sample, m Memory, budget int, a *acc
 	return nil
 }
 
-// open builds m's memory for a replay of s, with a replay clock in the
-// context New sees (ReplayClock), which replay moves; done closes it.
-func open(ctx context.Context, m Memory, budget int, s *dataset.Sample) (mem schema.Memory, clk *clock, done func(), err error) {
-	ctx, clk = withClock(ctx)
+// open builds m's memory for a replay of s; dated, with a replay clock in
+// the context New sees (ReplayClock), which replay moves. done closes it.
+func open(ctx context.Context, m Memory, budget int, s *dataset.Sample, dated bool) (mem schema.Memory, clk *clock, done func(), err error) {
+	if dated {
+		ctx, clk = withClock(ctx)
+	} else {
+		clk = new(clock) // moved by replay, read by no one
+	}
 	if mem, err = m.New(ctx, budget, s); err != nil {
 		return nil, nil, nil, err
 	}

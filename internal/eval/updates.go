@@ -97,7 +97,7 @@ func Updates(ctx context.Context, samples []updates.Sample, cfg Config) ([]Updat
 }
 
 func updateOne(ctx context.Context, s *updates.Sample, m Memory, budget int, a *updateAcc) error {
-	mem, clk, done, err := open(ctx, m, budget, &s.Sample)
+	mem, clk, done, err := open(ctx, m, budget, &s.Sample, true)
 	if err != nil {
 		return err
 	}

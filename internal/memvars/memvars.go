@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -199,4 +200,38 @@ func Message(role engram.Role, text, toolID string) llms.ChatMessage {
 	default:
 		return llms.SystemChatMessage{Content: text}
 	}
+}
+
+// DayHeaders returns, for units said at times (in the order shown), the
+// date header each is shown under: "[8 May 2023]\n" before the first unit
+// of each day and "" before the others; nil if they all fall on one day.
+// A history said over several days shows when each thing was said — a
+// fact that changed shows when each value was said, and a question about
+// when something happened has its answer's date — and one said within a
+// day needs no header.
+func DayHeaders(times []time.Time) []string {
+	multi := false
+	for _, t := range times[min(1, len(times)):] {
+		if !SameDay(t, times[0]) {
+			multi = true
+			break
+		}
+	}
+	if !multi {
+		return nil
+	}
+	out := make([]string, len(times))
+	for i, t := range times {
+		if i == 0 || !SameDay(t, times[i-1]) {
+			out[i] = "[" + t.Format("2 January 2006") + "]\n"
+		}
+	}
+	return out
+}
+
+// SameDay reports whether a and b fall on the same calendar day.
+func SameDay(a, b time.Time) bool {
+	y1, m1, d1 := a.Date()
+	y2, m2, d2 := b.Date()
+	return y1 == y2 && m1 == m2 && d1 == d2
 }

@@ -1,0 +1,116 @@
+package ratedistortion
+
+import (
+	"strings"
+	"time"
+
+	"github.com/engram-go/engram/internal/facts"
+	"github.com/engram-go/engram/internal/knapsack"
+	"github.com/engram-go/engram/internal/memvars"
+)
+
+// When what a load keeps was said on more than one day, each day's units
+// come under a header naming the day (memvars.DayHeaders), counted in the
+// budget.
+
+// keep marks the units of sol's items kept.
+func (s *selection) keep(sol knapsack.Solution) {
+	for i := range s.kept {
+		s.kept[i] = false
+	}
+	for _, k := range sol.Selected {
+		for _, i := range s.members[k] {
+			s.kept[i] = true
+		}
+	}
+}
+
+// dateHeaders sets the headers of the kept units and their cost (see
+// memvars.DayHeaders).
+func (s *selection) dateHeaders(count func(string) int) {
+	s.headers, s.headTok = nil, 0
+	var at []int
+	var times []time.Time
+	for i, u := range s.units {
+		if s.kept[i] {
+			at = append(at, i)
+			times = append(times, u.e.unit.Time)
+		}
+	}
+	hs := memvars.DayHeaders(times)
+	if hs == nil {
+		return
+	}
+	s.headers = make(map[int]string)
+	for x, h := range hs {
+		if h != "" {
+			s.headers[at[x]] = h
+			s.headTok += count(h)
+		}
+	}
+}
+
+// fitHeaders adds the date headers to s and makes room for them: the
+// selection is solved again with the budget cut by what it overshoots
+// (the headers change with it, so a few times over). If that does not
+// converge, the load keeps its first selection without headers: never
+// over budget. b.mu is held.
+func (b *Buffer) fitHeaders(s *selection, budget int, edges []knapsack.Edge) {
+	first := s.sol
+	s.dateHeaders(b.opts.counter)
+	room := budget
+	for try := 0; try < 6 && s.sol.Cost+s.headTok > budget; try++ {
+		room -= s.sol.Cost + s.headTok - budget
+		sol, err := knapsack.Solve(knapsack.Problem{Items: s.items, Edges: edges, Budget: room, ExactLimit: b.opts.exactLimit})
+		if err != nil {
+			break // the pinned units and their headers do not fit
+		}
+		s.sol = sol
+		s.keep(sol)
+		s.dateHeaders(b.opts.counter)
+	}
+	if s.sol.Cost+s.headTok > budget {
+		s.sol = first
+		s.keep(first)
+		s.headers, s.headTok = nil, 0
+	}
+}
+
+// analyse records what facts.Analyse finds in e's text: its speaker,
+// whether it corrects what was said before, whether it qualifies it.
+func analyse(e *entry) {
+	a := facts.Analyse(e.unit.Text)
+	e.speaker, e.corrects, e.qualifies = a.Speaker, a.Corrects, a.Qualifies
+	if e.speaker == "" {
+		e.speaker = strings.ToLower(e.unit.Role.String())
+	}
+}
+
+// correctionReach is how many turns after a statement a correction may
+// come and still be taken for its correction: the other speaker's reply
+// may come between.
+const correctionReach = 3
+
+// dependsOn returns the position in s.units, before i, of the unit the
+// unit at i cannot be shown without, or −1: the turn just before one that
+// qualifies it ("but not green apples"), the speaker's statement a
+// correction takes back ("no, I said Tuesday") — shown without it, the
+// statement would say the wrong value. Units recalled from the long-term
+// tier depend on nothing. b.mu is held.
+func dependsOn(s *selection, i int) int {
+	e := s.units[i].e
+	if e.origin != "" || i == 0 {
+		return -1
+	}
+	if e.qualifies && s.units[i-1].e.origin == "" {
+		return i - 1
+	}
+	if e.corrects {
+		for j := i - 1; j >= max(0, i-correctionReach); j-- {
+			if f := s.units[j].e; f.origin == "" && f.speaker == e.speaker {
+				return j
+			}
+		}
+	}
+	return -1
+}
