@@ -232,6 +232,7 @@ func (b *Buffer) install(ctx context.Context, s *snapshot) error {
 	b.demoted = s.demoted
 	for i, e := range es {
 		e.vec = relevance.Compress(e.unit.Embedding)
+		analyse(e)
 		e.wordSet = b.wordSet(e.terms)
 		b.index.Add(i, e.unit.Text, i-1, e.terms)
 		b.pool = append(b.pool, e)

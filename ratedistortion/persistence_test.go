@@ -68,6 +68,11 @@ func richBuffer(t testing.TB, opts ...Option) *Buffer {
 			}
 		}
 	}
+	// A qualified turn and a correction, kept with the turns they depend on.
+	save(t, b, "I like apples.", "Good to know.")
+	save(t, b, "But not green apples.", "Understood.")
+	save(t, b, "The meeting is on Monday.", "Okay.")
+	save(t, b, "No, I said Tuesday.", "Tuesday it is.")
 	err := b.AddMessages(ctx,
 		llms.AIChatMessage{ToolCalls: []llms.ToolCall{{ID: "call-1", FunctionCall: &llms.FunctionCall{Name: "weather", Arguments: `{"city":"Lisbon"}`}}}},
 		llms.ToolChatMessage{ID: "call-1", Content: "Sunny, 24 °C."},
@@ -138,7 +143,8 @@ func sameState(t *testing.T, b, c *Buffer, times bool) {
 			u.Time = v.Time
 		}
 		if !reflect.DeepEqual(u, v) || e.retrieved != f.retrieved || e.reward != f.reward ||
-			!reflect.DeepEqual(e.toolIDs, f.toolIDs) || e.line != f.line || !reflect.DeepEqual(e.terms, f.terms) {
+			!reflect.DeepEqual(e.toolIDs, f.toolIDs) || e.line != f.line || !reflect.DeepEqual(e.terms, f.terms) ||
+			e.speaker != f.speaker || e.corrects != f.corrects || e.qualifies != f.qualifies {
 			t.Fatalf("unit %d:\n%+v %d %v %v\nrestored\n%+v %d %v %v", i,
 				e.unit, e.retrieved, e.reward, e.toolIDs, f.unit, f.retrieved, f.reward, f.toolIDs)
 		}
@@ -175,7 +181,7 @@ func TestRestoreResumesThePool(t *testing.T) {
 	}
 
 	ctx := context.Background()
-	for _, q := range []string{"What does Priya do?", "locker code", "", "When is the deadline?", "weather in Lisbon"} {
+	for _, q := range []string{"What does Priya do?", "locker code", "", "When is the deadline?", "weather in Lisbon", "Which apples?", "When is the meeting?"} {
 		if got, want := load(t, c, q), load(t, b, q); got != want {
 			t.Fatalf("query %q:\nrestored:\n%s\noriginal:\n%s", q, got, want)
 		}
