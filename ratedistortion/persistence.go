@@ -129,7 +129,9 @@ func (b *Buffer) SaveFile(path string) (err error) {
 
 // Restore reads a buffer [Buffer.Save] wrote and returns it, configured by
 // opts as [New] would be; it resumes the saved pool where it stopped: the
-// next unit, group and load follow on from the saved ones.
+// next unit and group are numbered on from the saved ones, an open turn
+// takes its reply and a waiting tool call its result. ctx bounds the
+// embedder's calls.
 //
 // Embeddings are stored, so a restore embeds one text, not the pool: the
 // first unit is embedded again with the new buffer's embedder and, if the
