@@ -258,10 +258,10 @@ func (m *Memory) SaveContext(ctx context.Context, inputs, outputs map[string]any
 	}
 	var ds []draft
 	if strings.TrimSpace(in) != "" {
-		ds = append(ds, draft{role: engram.RoleHuman, text: in})
+		ds = append(ds, draft{role: engram.RoleHuman, text: in, chat: true})
 	}
 	if strings.TrimSpace(out) != "" {
-		ds = append(ds, draft{role: engram.RoleAI, text: out})
+		ds = append(ds, draft{role: engram.RoleAI, text: out, chat: true})
 	}
 	if len(ds) == 0 {
 		return fmt.Errorf("dmem: save: empty input and output: %w", engram.ErrInvalidInput)
@@ -284,7 +284,7 @@ func (m *Memory) Observe(ctx context.Context, s engram.Step) error {
 	if strings.TrimSpace(s.Text) == "" {
 		return fmt.Errorf("dmem: observe: empty text: %w", engram.ErrInvalidInput)
 	}
-	d := draft{role: stepRole(s.Kind), kind: s.Kind, text: s.Text, at: s.Time, reward: s.Reward}
+	d := draft{role: stepRole(s.Kind), kind: s.Kind, text: s.Text, at: s.Time, reward: s.Reward, chat: true}
 	if s.Kind != engram.StepMessage {
 		d.text = s.Kind.String() + ": " + s.Text
 	}
@@ -384,6 +384,7 @@ type draft struct {
 	reward float64 // attached as the step is taken, under the same lock
 	meta   []byte
 	force  bool // an explicit add: core memory, whatever the gate says
+	chat   bool // part of the transcript: mirrored to WithChatHistory's history
 
 	vec     []float32
 	tokens  int
@@ -425,6 +426,10 @@ func (m *Memory) record(ctx context.Context, ds []draft) ([]string, error) {
 	}
 
 	m.seqMu.Lock()
+	if err := m.mirror(ctx, ds); err != nil {
+		m.seqMu.Unlock()
+		return nil, err
+	}
 	if err := m.lockSteps(ctx, len(ds), len(ds[0].vec)); err != nil {
 		m.seqMu.Unlock()
 		return nil, err
@@ -737,10 +742,18 @@ func (m *Memory) groupFor(r engram.Role) int64 {
 	return g
 }
 
-// Clear forgets everything, durably.
+// Clear forgets everything, durably. With [WithChatHistory] it clears the
+// history first, and if that fails returns its error and forgets nothing.
 func (m *Memory) Clear(ctx context.Context) error {
 	if err := memvars.Context(ctx); err != nil {
 		return fmt.Errorf("dmem: clear: %w", err)
+	}
+	if m.opts.chat != nil {
+		m.seqMu.Lock() // no step between the two clears
+		defer m.seqMu.Unlock()
+		if err := m.clearChat(ctx); err != nil {
+			return err
+		}
 	}
 	m.mu.Lock()
 	if err := m.writable(ctx, "clear"); err != nil {

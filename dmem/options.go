@@ -11,6 +11,7 @@ import (
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/tokens"
 	"github.com/tmc/langchaingo/embeddings"
+	"github.com/tmc/langchaingo/schema"
 )
 
 // Option configures a [Memory].
@@ -38,6 +39,7 @@ type options struct {
 	counter        engram.TokenCounter
 	now            func() time.Time
 	gate           *gate.Gate
+	chat           schema.ChatMessageHistory
 }
 
 func defaults() options {
@@ -170,6 +172,19 @@ func WithTokenCounter(c engram.TokenCounter) Option { return func(o *options) { 
 // shared with other memories only if they are to learn one gate together.
 // Default nil: the hand-set policy alone.
 func WithGate(g *gate.Gate) Option { return func(o *options) { o.gate = g } }
+
+// WithChatHistory mirrors the whole transcript to h, as langchaingo's
+// memory.WithChatHistory keeps one: every step SaveContext and Observe
+// record is added to h in order, as a message of its role with the text
+// the memory stores (Observe's with its kind: "tool_error: …"), while the
+// memory decides what a load shows. Documents added as a vector store, and
+// units a working tier demotes, are not part of the transcript. The
+// history is written first: if a write fails, the call returns an error
+// wrapping it and the memory records nothing (the messages before the
+// failed one stay in h); if the memory then fails (a store error), h holds
+// the turn and the error says the memory failed. [Memory.Clear] clears h
+// first. Default nil: no history.
+func WithChatHistory(h schema.ChatMessageHistory) Option { return func(o *options) { o.chat = h } }
 
 // WithClock sets the clock that stamps units. Default time.Now.
 func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }

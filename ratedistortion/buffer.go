@@ -21,6 +21,10 @@ type Buffer struct {
 	opts         options
 	headerTokens int // cost of the summary's header line
 
+	// hist orders the chat history's writes as the pool's (history.go).
+	// Taken before mu.
+	hist sync.Mutex
+
 	mu        sync.Mutex // guards everything below
 	pool      []*entry   // chronological; position = lexical document id
 	index     *relevance.Index
@@ -130,9 +134,11 @@ func (b *Buffer) AddMessages(ctx context.Context, msgs ...llms.ChatMessage) erro
 		return fmt.Errorf("ratedistortion: add: %w", err)
 	}
 	var keep []draft
-	for _, d := range ds {
+	var shown []llms.ChatMessage // what the chat history receives
+	for i, d := range ds {
 		if d.text != "" {
 			keep = append(keep, d)
+			shown = append(shown, msgs[i])
 		}
 	}
 	if len(keep) == 0 {
@@ -141,6 +147,13 @@ func (b *Buffer) AddMessages(ctx context.Context, msgs ...llms.ChatMessage) erro
 	es, err := b.prepare(ctx, keep)
 	if err != nil {
 		return err
+	}
+	if b.opts.history != nil {
+		b.hist.Lock()
+		if err := b.mirror(ctx, shown); err != nil {
+			b.hist.Unlock()
+			return err
+		}
 	}
 	b.mu.Lock()
 	for i, e := range es {
@@ -151,6 +164,9 @@ func (b *Buffer) AddMessages(ctx context.Context, msgs ...llms.ChatMessage) erro
 		b.enforceCap()
 	}
 	b.mu.Unlock()
+	if b.opts.history != nil {
+		b.hist.Unlock()
+	}
 	b.handDown(ctx)
 	return nil
 }
@@ -215,8 +231,19 @@ func (b *Buffer) wordSet(terms []string) []int32 {
 	return slices.Compact(ws)
 }
 
-// Clear forgets every unit.
-func (b *Buffer) Clear(context.Context) error {
+// Clear forgets every unit. With [WithChatHistory] it clears the history
+// first, and if that fails returns its error and forgets nothing.
+func (b *Buffer) Clear(ctx context.Context) error {
+	if b.opts.history != nil {
+		if err := memvars.Context(ctx); err != nil {
+			return fmt.Errorf("ratedistortion: clear: %w", err)
+		}
+		b.hist.Lock()
+		defer b.hist.Unlock()
+		if err := b.opts.history.Clear(ctx); err != nil {
+			return fmt.Errorf("ratedistortion: clear the chat history: %w", err)
+		}
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.reset()

@@ -34,6 +34,10 @@
 // [WithReturnMessages] texts come back as saved: there the role is the
 // message's type, not a label in its text.
 //
-// A Buffer is safe for concurrent use. It holds everything in memory; for a
+// A Buffer is safe for concurrent use. It holds everything in memory;
+// [Buffer.Save] writes the pool (units, embeddings, counts, what loads and
+// rewards taught it) in a versioned, checksummed format that [Restore]
+// resumes after a restart, rebuilding the indexes. [WithChatHistory]
+// mirrors the full transcript to a langchaingo history beside it. For a
 // durable, long-term store see package dmem.
 package ratedistortion

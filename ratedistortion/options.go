@@ -12,6 +12,7 @@ import (
 	"github.com/engram-go/engram/tokens"
 	"github.com/tmc/langchaingo/embeddings"
 	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/schema"
 )
 
 // Option configures a [Buffer].
@@ -39,6 +40,7 @@ type options struct {
 	logger         *slog.Logger
 	now            func() time.Time
 	longTerm       engram.LongTerm
+	history        schema.ChatMessageHistory
 }
 
 func defaults() options {
@@ -152,6 +154,16 @@ func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l 
 // lt too. [Explanation] gives each unit's [engram.Tier]. Without a cap the
 // pool never demotes, and lt only answers what the pool does not hold.
 func WithLongTerm(lt engram.LongTerm) Option { return func(o *options) { o.longTerm = lt } }
+
+// WithChatHistory mirrors the whole transcript to h, as langchaingo's
+// memory.WithChatHistory keeps one: every message the buffer stores
+// (SaveContext's pair, AddMessages' messages as given, Observe's steps) is
+// added to h in order, while the buffer decides what a load shows. The
+// history is written first: if a write fails, the call returns an error
+// wrapping it and the buffer stores nothing (the messages before the
+// failed one stay in h). [Buffer.Clear] clears h too. Restore does not
+// write to h, which already holds the transcript. Default nil: no history.
+func WithChatHistory(h schema.ChatMessageHistory) Option { return func(o *options) { o.history = h } }
 
 // WithClock sets the clock that stamps units. Default time.Now.
 func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }

@@ -26,11 +26,15 @@ type Tenants struct {
 }
 
 // NewTenants checks opts once, by building a buffer, and returns an empty
-// registry.
+// registry. It refuses [WithChatHistory], which every namespace would share.
 func NewTenants(opts ...Option) (*Tenants, error) {
 	b, err := New(opts...)
 	if err != nil {
 		return nil, err
+	}
+	if b.opts.history != nil {
+		// One history for every namespace would mix their transcripts.
+		return nil, fmt.Errorf("ratedistortion: tenants: one chat history for every namespace: %w", engram.ErrInvalidOption)
 	}
 	return &Tenants{opts: opts, gate: b.opts.gate, buffers: make(map[engram.Namespace]*Buffer)}, nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/tmc/langchaingo/chains"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/fake"
+	"github.com/tmc/langchaingo/memory"
 	"github.com/tmc/langchaingo/tools"
 )
 
@@ -66,4 +67,29 @@ func agentWithMemory(ctx context.Context, llm llms.Model) (string, error) {
 	return answer, err
 }
 
-var _ = agentWithMemory
+// saveAndRestore is the README's third snippet: a buffer saved before a
+// restart and restored after it. It is compiled, not run: it writes a file.
+func saveAndRestore(ctx context.Context, mem *ratedistortion.Buffer) (*ratedistortion.Buffer, error) {
+	// Before a restart: the file is replaced atomically (temp file, fsync, rename).
+	if err := mem.SaveFile("memory.rd"); err != nil {
+		log.Fatal(err)
+	}
+	var err error
+	// After it: the same pool, under the options given again.
+	mem, err = ratedistortion.RestoreFile(ctx, "memory.rd", ratedistortion.WithTokenBudget(1024))
+	return mem, err
+}
+
+// withTranscript is the README's fourth snippet: the whole transcript in a
+// chat history, the prompt's share chosen by the memory.
+func withTranscript() (*ratedistortion.Buffer, error) {
+	history := memory.NewChatMessageHistory() // or any schema.ChatMessageHistory
+	mem, err := ratedistortion.New(ratedistortion.WithTokenBudget(1024), ratedistortion.WithChatHistory(history))
+	return mem, err
+}
+
+var (
+	_ = agentWithMemory
+	_ = saveAndRestore
+	_ = withTranscript
+)

@@ -1,0 +1,573 @@
+package ratedistortion
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/embed"
+	"github.com/engram-go/engram/internal/memvars"
+	"github.com/engram-go/engram/internal/relevance"
+	"github.com/engram-go/engram/internal/text"
+)
+
+// A saved buffer is
+//
+//	magic "ENGRAMRD" | version uint16 | body length uint64 | body | CRC-32C uint32
+//
+// little-endian, the checksum (Castagnoli) over everything before it. The
+// body (version 1) is the line fingerprint, the counters, the tool-call
+// groups, the pool's own units with their statistics, and the units queued
+// for the long-term tier, in varints, length-prefixed strings and IEEE
+// floats. What the buffer derives from its units (the lexical index, the
+// word sets, the compressed vectors, the rendered lines) is not saved but
+// rebuilt; neither is what the long-term tier holds (the recalled units,
+// the guests), nor the last load.
+const (
+	magic         = "ENGRAMRD"
+	formatVersion = 1
+	headerLen     = len(magic) + 2 + 8
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// sameEmbedder is the cosine above which a text embedded again at Restore
+// shows the embedder that embedded it: a remote model may not repeat
+// itself to the last bit, and another model gives nothing near it.
+const sameEmbedder = 0.99
+
+// snapshot is what Save writes: the buffer's state, detached from it.
+type snapshot struct {
+	lines     string // linesFingerprint of the buffer that saved it
+	seq       int64
+	group     int64
+	openHuman int64
+	dropped   int
+	toolGroup map[string]int64
+	units     []savedUnit
+	demoted   []engram.Demoted
+}
+
+// savedUnit is a unit of the pool with what the buffer learned of it.
+type savedUnit struct {
+	unit      engram.Unit
+	retrieved int
+	reward    float64
+	toolIDs   []string
+}
+
+// Save writes the buffer to w, so that [Restore] resumes it: every unit of
+// the pool with its embedding, token count, flags (pins included), how
+// often loads kept it and the rewards it earned; the tool calls awaiting
+// results; the sequence and group counters; and the units the cap let go
+// that the long-term tier has not taken yet ([WithLongTerm]). Not saved:
+// the units recalled from the long-term tier (it holds them), the last
+// load (so [Buffer.Explain] and [Buffer.Reward] start afresh), the options
+// (Restore takes its own) and the gate ([WithGate]; the caller saves it).
+//
+// The buffer is copied under its lock, which is then released: Save is
+// safe during saves and loads, and w may be slow. The format is versioned
+// and checksummed (see [Restore]).
+func (b *Buffer) Save(w io.Writer) error {
+	s := b.snapshot()
+	if _, err := w.Write(s.encode()); err != nil {
+		return fmt.Errorf("ratedistortion: save: %w", err)
+	}
+	return nil
+}
+
+// SaveFile saves the buffer ([Buffer.Save]) to the file at path,
+// atomically: it writes a temporary file beside it, syncs it and renames
+// it over path, so that a crash leaves the old file or the new one, never
+// half of one. The file is readable and writable by its owner only
+// (0600): it holds the conversation.
+func (b *Buffer) SaveFile(path string) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, base+".tmp*")
+	if err != nil {
+		return fmt.Errorf("ratedistortion: save: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if err := b.Save(f); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("ratedistortion: save: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("ratedistortion: save: %w", err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("ratedistortion: save: %w", err)
+	}
+	// The rename is durable once the directory is; some systems cannot
+	// sync one, and the file itself is whole either way.
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// Restore reads a buffer [Buffer.Save] wrote and returns it, configured by
+// opts as [New] would be; it resumes the saved pool where it stopped: the
+// next unit and group are numbered on from the saved ones, an open turn
+// takes its reply and a waiting tool call its result. ctx bounds the
+// embedder's calls.
+//
+// Embeddings are stored, so a restore embeds one text, not the pool: the
+// first unit is embedded again with the new buffer's embedder and, if the
+// vector is not the stored one (another dimension, or a cosine below
+// 0.99: another model), every unit is embedded again. Token counts are
+// stored with a fingerprint of the prefixes and the counter that made
+// them; under other prefixes ([WithHumanPrefix], [WithAIPrefix]) or another
+// encoding or counter, every unit is counted again. Options that only
+// decide loads (budget, scorer, cap) apply from the next call; a pool over
+// a smaller cap ([WithMaxUnits]) is trimmed at the next save, and the units
+// queued for the long-term tier are handed to it then.
+//
+// Data that is not a saved buffer, or is truncated or damaged, gives an
+// error wrapping [ErrCorrupt]; a format version this package does not read,
+// [ErrVersion]; both wrap [engram.ErrInvalidInput]. On any error no buffer
+// is returned. The checksum catches damage, not forgery: what a
+// well-formed file says (its token counts, say) is trusted. Restore reads
+// r to the end of the saved buffer, no further.
+func Restore(ctx context.Context, r io.Reader, opts ...Option) (*Buffer, error) {
+	if err := memvars.Context(ctx); err != nil {
+		return nil, fmt.Errorf("ratedistortion: restore: %w", err)
+	}
+	s, err := readSnapshot(r)
+	if err != nil {
+		return nil, fmt.Errorf("ratedistortion: restore: %w", err)
+	}
+	b, err := New(opts...)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.install(ctx, s); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// RestoreFile restores ([Restore]) the buffer saved in the file at path.
+func RestoreFile(ctx context.Context, path string, opts ...Option) (*Buffer, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("ratedistortion: restore: %w", err)
+	}
+	defer f.Close()
+	return Restore(ctx, f, opts...)
+}
+
+// linesFingerprint identifies how the buffer counts a unit's line: a
+// buffer restored with other prefixes or another counter recounts them.
+// The sample has a line break and a long run of mixed digits, on which
+// counters differ.
+func (b *Buffer) linesFingerprint() string {
+	sample := b.line(engram.RoleHuman, "tokens 12345 ünïcödé\nAI: "+strings.Repeat("1\u0663", 350))
+	return fmt.Sprintf("%s|%s|%d|%d|indented", b.opts.humanPrefix, b.opts.aiPrefix, b.opts.counter(sample), b.opts.counter(b.line(engram.RoleAI, "ok")))
+}
+
+// snapshot copies the buffer's state under its lock.
+func (b *Buffer) snapshot() *snapshot {
+	lines := b.linesFingerprint() // the counter runs outside the lock
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s := &snapshot{
+		lines: lines, seq: b.seq, group: b.group, openHuman: b.openHuman, dropped: b.dropped,
+		toolGroup: maps.Clone(b.toolGroup),
+		units:     make([]savedUnit, 0, len(b.pool)),
+		demoted:   slices.Clone(b.demoted),
+	}
+	for _, e := range b.pool {
+		if e.origin != "" {
+			continue // the long-term tier's, which holds it
+		}
+		s.units = append(s.units, savedUnit{unit: e.unit, retrieved: e.retrieved, reward: e.reward, toolIDs: e.toolIDs})
+	}
+	return s
+}
+
+// install makes s the state of b, which is new: it checks the embedder and
+// the counter against what made s, and rebuilds what is derived.
+func (b *Buffer) install(ctx context.Context, s *snapshot) error {
+	es := make([]*entry, len(s.units))
+	for i, su := range s.units {
+		es[i] = &entry{unit: su.unit, retrieved: su.retrieved, reward: su.reward, toolIDs: su.toolIDs,
+			terms: text.Terms(su.unit.Text), line: b.line(su.unit.Role, su.unit.Text)}
+	}
+	if err := b.checkEmbeddings(ctx, es); err != nil {
+		return err
+	}
+	if s.lines != b.linesFingerprint() {
+		for _, e := range es {
+			e.unit.Tokens = max(1, b.opts.counter(e.line))
+		}
+		for i := range s.demoted {
+			u := &s.demoted[i].Unit
+			u.Tokens = max(1, b.opts.counter(b.line(u.Role, u.Text)))
+		}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.seq, b.group, b.openHuman, b.dropped = s.seq, s.group, s.openHuman, s.dropped
+	b.toolGroup = s.toolGroup
+	b.demoted = s.demoted
+	for i, e := range es {
+		e.vec = relevance.Compress(e.unit.Embedding)
+		analyse(e)
+		e.wordSet = b.wordSet(e.terms)
+		b.index.Add(i, e.unit.Text, i-1, e.terms)
+		b.pool = append(b.pool, e)
+		b.byID[e.unit.ID] = e
+	}
+	return nil
+}
+
+// checkEmbeddings embeds the first unit again and, unless that gives its
+// stored vector, every unit.
+func (b *Buffer) checkEmbeddings(ctx context.Context, es []*entry) error {
+	if len(es) == 0 {
+		return nil
+	}
+	probe, err := b.opts.embedder.EmbedDocuments(ctx, []string{es[0].unit.Text})
+	if err != nil {
+		return fmt.Errorf("ratedistortion: restore: embed: %w", err)
+	}
+	if len(probe) != 1 {
+		return fmt.Errorf("ratedistortion: restore: embedder returned %d vectors for 1 text", len(probe))
+	}
+	v := embed.Normalized(probe[0])
+	same := true
+	for _, e := range es {
+		if len(e.unit.Embedding) != len(v) {
+			same = false
+			break
+		}
+	}
+	if same && agree(v, es[0].unit.Embedding) {
+		return nil
+	}
+	texts := make([]string, len(es))
+	for i, e := range es {
+		texts[i] = e.unit.Text
+	}
+	vecs, err := b.opts.embedder.EmbedDocuments(ctx, texts)
+	if err != nil {
+		return fmt.Errorf("ratedistortion: restore: embed again: %w", err)
+	}
+	if len(vecs) != len(es) {
+		return fmt.Errorf("ratedistortion: restore: embedder returned %d vectors for %d texts", len(vecs), len(es))
+	}
+	for i, e := range es {
+		e.unit.Embedding = embed.Normalized(vecs[i])
+	}
+	return nil
+}
+
+// agree reports whether two unit vectors of the same length point the
+// same way, or are both zero (an embedder that knows none of a text's
+// words).
+func agree(a, b []float32) bool {
+	var dot, na, nb float64
+	for i := range a {
+		dot += float64(a[i]) * float64(b[i])
+		na += float64(a[i]) * float64(a[i])
+		nb += float64(b[i]) * float64(b[i])
+	}
+	return dot >= sameEmbedder || na == 0 && nb == 0
+}
+
+// encode returns s in the saved format.
+func (s *snapshot) encode() []byte {
+	var e encoder
+	e.str(s.lines)
+	e.varint(s.seq)
+	e.varint(s.group)
+	e.varint(s.openHuman)
+	e.uvarint(uint64(s.dropped))
+	ids := slices.Sorted(maps.Keys(s.toolGroup))
+	e.uvarint(uint64(len(ids)))
+	for _, id := range ids {
+		e.str(id)
+		e.varint(s.toolGroup[id])
+	}
+	e.uvarint(uint64(len(s.units)))
+	for _, u := range s.units {
+		e.unit(&u.unit)
+		e.uvarint(uint64(u.retrieved))
+		e.float(u.reward)
+		e.uvarint(uint64(len(u.toolIDs)))
+		for _, id := range u.toolIDs {
+			e.str(id)
+		}
+	}
+	e.uvarint(uint64(len(s.demoted)))
+	for _, d := range s.demoted {
+		e.unit(&d.Unit)
+		e.uvarint(uint64(d.Retrieved))
+		e.float(d.Reward)
+	}
+	out := make([]byte, 0, headerLen+len(e.b)+4)
+	out = append(out, magic...)
+	out = binary.LittleEndian.AppendUint16(out, formatVersion)
+	out = binary.LittleEndian.AppendUint64(out, uint64(len(e.b)))
+	out = append(out, e.b...)
+	return binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, castagnoli))
+}
+
+// readSnapshot reads and checks a saved buffer.
+func readSnapshot(r io.Reader) (*snapshot, error) {
+	head := make([]byte, headerLen)
+	if n, err := io.ReadFull(r, head); err != nil {
+		if n == 0 && err == io.EOF {
+			return nil, corrupt("empty input")
+		}
+		if n < len(magic) || string(head[:len(magic)]) != magic {
+			return nil, corrupt("not a saved buffer")
+		}
+		return nil, corrupt("truncated header")
+	}
+	if string(head[:len(magic)]) != magic {
+		return nil, corrupt("not a saved buffer")
+	}
+	if v := binary.LittleEndian.Uint16(head[len(magic):]); v != formatVersion {
+		return nil, fmt.Errorf("format version %d, this package reads %d: %w (%w)", v, formatVersion, ErrVersion, engram.ErrInvalidInput)
+	}
+	n := binary.LittleEndian.Uint64(head[len(magic)+2:])
+	if n > math.MaxInt32 {
+		return nil, corrupt("body of %d bytes", n)
+	}
+	// Read as it comes, so that a damaged length costs no more memory than
+	// the input holds.
+	rest, err := io.ReadAll(io.LimitReader(r, int64(n)+4))
+	if err != nil {
+		return nil, fmt.Errorf("read: %w", err)
+	}
+	if uint64(len(rest)) != n+4 {
+		return nil, corrupt("truncated: %d of %d bytes", headerLen+len(rest), uint64(headerLen)+n+4)
+	}
+	body, sum := rest[:n], binary.LittleEndian.Uint32(rest[n:])
+	crc := crc32.Update(crc32.Checksum(head, castagnoli), castagnoli, body)
+	if crc != sum {
+		return nil, corrupt("checksum mismatch")
+	}
+	return decodeBody(body)
+}
+
+func corrupt(format string, a ...any) error {
+	return fmt.Errorf("%s: %w (%w)", fmt.Sprintf(format, a...), ErrCorrupt, engram.ErrInvalidInput)
+}
+
+// decodeBody decodes a checksummed body and checks that it describes a
+// buffer: the checksum catches damage, not a forged or buggy body.
+func decodeBody(body []byte) (*snapshot, error) {
+	d := decoder{b: body}
+	s := &snapshot{lines: d.str()}
+	s.seq, s.group, s.openHuman = d.varint(), d.varint(), d.varint()
+	s.dropped = d.count(math.MaxInt32)
+	if s.seq < 0 || s.group < 0 || s.openHuman < -1 || s.openHuman >= s.group {
+		d.fail("counters seq %d, group %d, open turn %d", s.seq, s.group, s.openHuman)
+	}
+	n := d.count(len(d.b))
+	s.toolGroup = make(map[string]int64, n)
+	for range n {
+		id, g := d.str(), d.varint()
+		if g < 0 || g >= s.group {
+			d.fail("tool call %q in group %d", id, g)
+		}
+		s.toolGroup[id] = g
+	}
+	n = d.count(len(d.b))
+	s.units = make([]savedUnit, 0, n)
+	ids := make(map[string]bool, n)
+	for i := range n {
+		var su savedUnit
+		d.unit(&su.unit)
+		su.retrieved = d.count(math.MaxInt32)
+		su.reward = d.float()
+		k := d.count(len(d.b))
+		for range k {
+			su.toolIDs = append(su.toolIDs, d.str())
+		}
+		u := &su.unit
+		switch {
+		case d.err != nil:
+		case ids[u.ID]:
+			d.fail("unit id %q twice", u.ID)
+		case u.Seq < 0 || u.Seq >= s.seq || i > 0 && u.Seq <= s.units[i-1].unit.Seq:
+			d.fail("unit %q out of sequence", u.ID)
+		case u.Group < 0 || u.Group >= s.group:
+			d.fail("unit %q in group %d", u.ID, u.Group)
+		}
+		ids[u.ID] = true
+		s.units = append(s.units, su)
+	}
+	n = d.count(len(d.b))
+	s.demoted = make([]engram.Demoted, n)
+	for i := range s.demoted {
+		dm := &s.demoted[i]
+		d.unit(&dm.Unit)
+		dm.Retrieved = d.count(math.MaxInt32)
+		dm.Reward = d.float()
+	}
+	if d.err == nil && len(d.b) > 0 {
+		d.fail("%d bytes after the body", len(d.b))
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	return s, nil
+}
+
+// encoder appends the body's fields.
+type encoder struct{ b []byte }
+
+func (e *encoder) uvarint(x uint64) { e.b = binary.AppendUvarint(e.b, x) }
+func (e *encoder) varint(x int64)   { e.b = binary.AppendVarint(e.b, x) }
+func (e *encoder) float(x float64)  { e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(x)) }
+func (e *encoder) str(s string)     { e.uvarint(uint64(len(s))); e.b = append(e.b, s...) }
+
+func (e *encoder) unit(u *engram.Unit) {
+	e.str(u.ID)
+	e.varint(u.Seq)
+	e.varint(u.Group)
+	e.uvarint(uint64(u.Role))
+	e.str(u.Text)
+	t, err := u.Time.MarshalBinary()
+	if err != nil {
+		// Only a zone offset in fractions of a minute fails; keep the
+		// instant.
+		t, _ = u.Time.UTC().MarshalBinary()
+	}
+	e.str(string(t))
+	e.uvarint(uint64(u.Tokens))
+	e.uvarint(uint64(u.Flags))
+	e.uvarint(uint64(len(u.Embedding)))
+	for _, x := range u.Embedding {
+		e.b = binary.LittleEndian.AppendUint32(e.b, math.Float32bits(x))
+	}
+}
+
+// decoder reads the body's fields. The first failure sticks: later reads
+// return zero values, and err says what failed.
+type decoder struct {
+	b   []byte
+	err error
+}
+
+func (d *decoder) fail(format string, a ...any) {
+	if d.err == nil {
+		d.err = corrupt(format, a...)
+	}
+	d.b = nil
+}
+
+func (d *decoder) uvarint() uint64 {
+	x, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.fail("bad varint")
+		return 0
+	}
+	d.b = d.b[n:]
+	return x
+}
+
+func (d *decoder) varint() int64 {
+	x, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.fail("bad varint")
+		return 0
+	}
+	d.b = d.b[n:]
+	return x
+}
+
+// count reads a non-negative number of at most limit.
+func (d *decoder) count(limit int) int {
+	x := d.uvarint()
+	if x > uint64(limit) {
+		d.fail("count %d over %d", x, limit)
+		return 0
+	}
+	return int(x)
+}
+
+func (d *decoder) bytes(n int) []byte {
+	if n > len(d.b) {
+		d.fail("truncated body")
+		return nil
+	}
+	out := d.b[:n:n]
+	d.b = d.b[n:]
+	return out
+}
+
+func (d *decoder) str() string { return string(d.bytes(d.count(len(d.b)))) }
+
+func (d *decoder) float() float64 {
+	raw := d.bytes(8)
+	if len(raw) < 8 {
+		return 0
+	}
+	x := math.Float64frombits(binary.LittleEndian.Uint64(raw))
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		d.fail("non-finite number")
+		return 0
+	}
+	return x
+}
+
+func (d *decoder) unit(u *engram.Unit) {
+	u.ID = d.str()
+	u.Seq, u.Group = d.varint(), d.varint()
+	u.Role = engram.Role(d.count(int(engram.RoleToolResult)))
+	u.Text = d.str()
+	if err := u.Time.UnmarshalBinary(d.bytes(d.count(len(d.b)))); err != nil && d.err == nil {
+		d.fail("unit %q: time: %v", u.ID, err)
+	}
+	u.Tokens = d.count(math.MaxInt32)
+	u.Flags = engram.Flags(d.count(math.MaxUint16))
+	n := d.count(len(d.b) / 4)
+	if n > 0 {
+		raw := d.bytes(4 * n)
+		if d.err != nil {
+			return
+		}
+		u.Embedding = make([]float32, n)
+		for i := range u.Embedding {
+			x := math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				d.fail("unit %q: non-finite embedding", u.ID)
+				return
+			}
+			u.Embedding[i] = x
+		}
+	}
+	switch {
+	case d.err != nil:
+	case u.ID == "" || u.Text == "" || !utf8.ValidString(u.Text):
+		d.fail("unit %q: empty id or text, or text not UTF-8", u.ID)
+	case u.Tokens < 1:
+		d.fail("unit %q: %d tokens", u.ID, u.Tokens)
+	}
+}
