@@ -176,14 +176,21 @@ func (m *Memory) Close() error {
 	}
 	m.closed = true
 	var t *group
-	if m.w == nil || !m.w.isStale() {
+	clean := m.w == nil || !m.w.isStale()
+	if clean {
 		t = m.commit(m.batch())
 	}
+	from, end := m.st.Seq, m.seqEnd
 	m.mu.Unlock()
 	if m.w == nil {
 		return nil
 	}
 	err := m.w.wait(context.Background(), t)
+	if r, ok := m.w.store.(store.Releaser); ok && clean && err == nil && from < end {
+		// Give back the unused end of the block, so that a reopened memory
+		// numbers on from here. A failed release only leaves a gap.
+		_ = r.Release(context.Background(), m.w.ns, from, end)
+	}
 	if !m.own {
 		return err
 	}
