@@ -15,7 +15,7 @@
 //	HandleToolError       StepToolError   −1              Observe
 //	HandleChainError      StepChainError  −1              Observe
 //	HandleAgentFinish     StepFinish      +1              Reward
-//	Rewarder.Feedback     StepFeedback    as given        Reward, then Observe of a note
+//	Rewarder.Feedback     StepFeedback    as given        Reward, then Observe of a note (reward 0)
 //
 // Steps that never pass through SaveContext (tool results and errors, and a
 // failed chain, for which langchaingo skips SaveContext) are Observed, so the

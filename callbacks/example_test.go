@@ -66,7 +66,7 @@ func ExampleRewarder_Feedback() {
 	// Output:
 	// reward -1.0
 	// reward +0.5
-	// observe feedback +0.5: right city, wrong date
+	// observe feedback +0.0: right city, wrong date
 }
 
 // Stats shows what was dropped, failed or panicked instead of being delivered.

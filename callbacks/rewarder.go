@@ -103,7 +103,8 @@ func (r *Rewarder) Stats() Stats {
 // Feedback reports a user's rating of the agent's latest answer, such as
 // [ThumbsUp], [ThumbsDown] or any finite scalar. The rating is a Reward on
 // the memory's latest step; a non-empty note is then Observed as a feedback
-// step carrying the same reward. Like every handler method it only queues.
+// step without a reward, so that the rating counts once. Like every handler
+// method it only queues.
 func (r *Rewarder) Feedback(ctx context.Context, rating float64, note string) {
 	r.enqueue(event{ctx: ctx, step: engram.Step{Kind: engram.StepFeedback, Reward: rating}, output: note})
 }
@@ -338,6 +339,9 @@ func (r *Rewarder) deliver(parent context.Context, step engram.Step) (err error)
 		if err := r.sink.Reward(ctx, step.Reward); err != nil || step.Text == "" {
 			return err
 		}
+		// The rating is given once, to the answer it rates; a sink that
+		// counts an observed step's reward (dmem does) would count it twice.
+		step.Reward = 0
 	}
 	return r.sink.Observe(ctx, step)
 }
