@@ -290,24 +290,10 @@ func (m *Memory) Observe(ctx context.Context, s engram.Step) error {
 	if strings.TrimSpace(s.Text) == "" {
 		return fmt.Errorf("dmem: observe: empty text: %w", engram.ErrInvalidInput)
 	}
-	d := draft{role: stepRole(s.Kind), kind: s.Kind, text: s.Text, at: s.Time, reward: s.Reward}
-	if s.Kind != engram.StepMessage {
-		d.text = s.Kind.String() + ": " + s.Text
-	}
+	role, text := memvars.Step(s)
+	d := draft{role: role, kind: s.Kind, text: text, at: s.Time, reward: s.Reward}
 	_, err := m.record(ctx, []draft{d})
 	return err
-}
-
-func stepRole(k engram.StepKind) engram.Role {
-	switch k {
-	case engram.StepMessage:
-		return engram.RoleHuman
-	case engram.StepToolCall:
-		return engram.RoleToolCall
-	case engram.StepToolResult, engram.StepToolError:
-		return engram.RoleToolResult
-	}
-	return engram.RoleSystem
 }
 
 // Reward attaches r to the latest step and judges its surprise: the reward
