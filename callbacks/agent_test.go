@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/engram-go/engram/callbacks"
 	"github.com/tmc/langchaingo/agents"
@@ -208,5 +209,78 @@ func TestConcurrentAgentsShareOneRewarder(t *testing.T) {
 				next[a]++
 			}
 		})
+	}
+}
+
+// TestToolStepsStoredInTheirTurn: with the executor's memory given by
+// [callbacks.Rewarder.Memory], an agent's tool result is stored between the
+// question and the answer, under one label, by the time the run returns
+// (issue 14: it landed after the answer, as "tool: tool_result: …").
+func TestToolStepsStoredInTheirTurn(t *testing.T) {
+	for _, m := range memories {
+		t.Run(m.name, func(t *testing.T) {
+			ctx := context.Background()
+			mem := m.new(t)
+			rw := newRewarder(t, mem)
+			var want []string
+			for _, sum := range []string{"2+2", "3*5"} { // the second run must not disturb the first's order
+				out, _ := tools.Calculator{}.Call(ctx, sum)
+				llm := fake.NewFakeLLM([]string{
+					"Thought: Do I need to use a tool? Yes\nAction: calculator\nAction Input: " + sum,
+					"Thought: Do I need to use a tool? No\nAI: That makes " + out,
+				})
+				calc := callbacks.WrapTool(tools.Calculator{}, rw)
+				agent := agents.NewConversationalAgent(llm, []tools.Tool{calc})
+				exec := agents.NewExecutor(agent, agents.WithMemory(rw.Memory(mem)), agents.WithCallbacksHandler(rw))
+				if _, err := chains.Run(ctx, exec, "What is "+sum+"?"); err != nil {
+					t.Fatal(err)
+				}
+				want = append(want, "Human: What is "+sum+"?", "tool: calculator("+sum+") → "+out, "AI: That makes "+out)
+			}
+			vars, err := mem.LoadMemoryVariables(ctx, map[string]any{"input": "What is 2+2?"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// langchaingo's agent keeps the space after "AI:" in its answer.
+			got := strings.ReplaceAll(fmt.Sprint(vars[mem.GetMemoryKey(ctx)]), "AI:  ", "AI: ")
+			if w := strings.Join(want, "\n"); got != w {
+				t.Fatalf("history\n%s\nwant\n%s", got, w)
+			}
+			flush(t, rw)
+			if st := rw.Stats(); st.Delivered != 4 || st.Queued != 4 {
+				t.Fatalf("stats %+v, want 2 tool results and 2 finishes delivered", st)
+			}
+		})
+	}
+}
+
+// TestTurnWaitIsBounded: a sink stuck on a tool step holds the run back no
+// longer than the Rewarder's timeout; question and answer are stored.
+func TestTurnWaitIsBounded(t *testing.T) {
+	ctx := context.Background()
+	mem := memories[0].new(t)
+	release := make(chan struct{})
+	defer close(release)
+	rw := newRewarder(t, &recorder{next: mem, block: release}, callbacks.WithTimeout(50*time.Millisecond))
+	llm := fake.NewFakeLLM([]string{
+		"Thought: Do I need to use a tool? Yes\nAction: calculator\nAction Input: 2+2",
+		"Thought: Do I need to use a tool? No\nAI: 4",
+	})
+	calc := callbacks.WrapTool(tools.Calculator{}, rw)
+	agent := agents.NewConversationalAgent(llm, []tools.Tool{calc})
+	exec := agents.NewExecutor(agent, agents.WithMemory(rw.Memory(mem)), agents.WithCallbacksHandler(rw))
+	start := time.Now()
+	if _, err := chains.Run(ctx, exec, "What is 2+2?"); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("a stuck sink held the run for %v", d)
+	}
+	vars, err := mem.LoadMemoryVariables(ctx, map[string]any{"input": "What is 2+2?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := fmt.Sprint(vars[mem.GetMemoryKey(ctx)]); !strings.Contains(h, "Human: What is 2+2?") || !strings.Contains(h, "4") {
+		t.Fatalf("the turn was not stored:\n%s", h)
 	}
 }
