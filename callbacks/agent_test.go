@@ -284,3 +284,42 @@ func TestTurnWaitIsBounded(t *testing.T) {
 		t.Fatalf("the turn was not stored:\n%s", h)
 	}
 }
+
+// TestFailedTurnDeliversHeldSteps: a run of a Rewarder.Memory that fails,
+// for which langchaingo skips SaveContext, still delivers the tool steps it
+// held; a turn never saved is delivered by Close.
+func TestFailedTurnDeliversHeldSteps(t *testing.T) {
+	ctx := context.Background()
+	mem := memories[1].new(t)
+	sink := &recorder{next: mem}
+	rw := newRewarder(t, sink)
+	weather := callbacks.WrapTool(flakyWeather(1), rw)
+	agent := agents.NewConversationalAgent(fake.NewFakeLLM([]string{useWeather}), []tools.Tool{weather})
+	exec := agents.NewExecutor(agent, agents.WithMemory(rw.Memory(mem)), agents.WithCallbacksHandler(rw))
+	if _, err := chains.Run(ctx, exec, "What is the weather in Paris today?"); err == nil {
+		t.Fatal("run with a failing tool succeeded")
+	}
+	flush(t, rw)
+	want := `observe(tool_error "weather(Paris) failed: weather service unavailable" -1.0)`
+	if got := sink.Calls(); len(got) != 1 || got[0].String() != want {
+		t.Fatalf("sink got %v, want %s", got, want)
+	}
+
+	// A turn loaded but never saved nor failed.
+	turn, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if _, err := rw.Memory(mem).LoadMemoryVariables(turn, map[string]any{"input": "x"}); err != nil {
+		t.Fatal(err)
+	}
+	rw.HandleToolEnd(turn, "held")
+	flush(t, rw)
+	if n := len(sink.Calls()); n != 1 {
+		t.Fatalf("a held step was delivered before its turn ended: %d calls", n)
+	}
+	if err := rw.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := sink.Calls(); len(got) != 2 || got[1].Text != "tool → held" {
+		t.Fatalf("Close did not deliver the held step: %v", got)
+	}
+}
