@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/engram-go/engram/callbacks"
 	"github.com/tmc/langchaingo/agents"
@@ -208,5 +209,117 @@ func TestConcurrentAgentsShareOneRewarder(t *testing.T) {
 				next[a]++
 			}
 		})
+	}
+}
+
+// TestToolStepsStoredInTheirTurn: with the executor's memory given by
+// [callbacks.Rewarder.Memory], an agent's tool result is stored between the
+// question and the answer, under one label, by the time the run returns
+// (issue 14: it landed after the answer, as "tool: tool_result: …").
+func TestToolStepsStoredInTheirTurn(t *testing.T) {
+	for _, m := range memories {
+		t.Run(m.name, func(t *testing.T) {
+			ctx := context.Background()
+			mem := m.new(t)
+			rw := newRewarder(t, mem)
+			var want []string
+			for _, sum := range []string{"2+2", "3*5"} { // the second run must not disturb the first's order
+				out, _ := tools.Calculator{}.Call(ctx, sum)
+				llm := fake.NewFakeLLM([]string{
+					"Thought: Do I need to use a tool? Yes\nAction: calculator\nAction Input: " + sum,
+					"Thought: Do I need to use a tool? No\nAI: That makes " + out,
+				})
+				calc := callbacks.WrapTool(tools.Calculator{}, rw)
+				agent := agents.NewConversationalAgent(llm, []tools.Tool{calc})
+				exec := agents.NewExecutor(agent, agents.WithMemory(rw.Memory(mem)), agents.WithCallbacksHandler(rw))
+				if _, err := chains.Run(ctx, exec, "What is "+sum+"?"); err != nil {
+					t.Fatal(err)
+				}
+				want = append(want, "Human: What is "+sum+"?", "tool: calculator("+sum+") → "+out, "AI: That makes "+out)
+			}
+			vars, err := mem.LoadMemoryVariables(ctx, map[string]any{"input": "What is 2+2?"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// langchaingo's agent keeps the space after "AI:" in its answer.
+			got := strings.ReplaceAll(fmt.Sprint(vars[mem.GetMemoryKey(ctx)]), "AI:  ", "AI: ")
+			if w := strings.Join(want, "\n"); got != w {
+				t.Fatalf("history\n%s\nwant\n%s", got, w)
+			}
+			flush(t, rw)
+			if st := rw.Stats(); st.Delivered != 4 || st.Queued != 4 {
+				t.Fatalf("stats %+v, want 2 tool results and 2 finishes delivered", st)
+			}
+		})
+	}
+}
+
+// TestTurnWaitIsBounded: a sink stuck on a tool step holds the run back no
+// longer than the Rewarder's timeout; question and answer are stored.
+func TestTurnWaitIsBounded(t *testing.T) {
+	ctx := context.Background()
+	mem := memories[0].new(t)
+	release := make(chan struct{})
+	defer close(release)
+	rw := newRewarder(t, &recorder{next: mem, block: release}, callbacks.WithTimeout(50*time.Millisecond))
+	llm := fake.NewFakeLLM([]string{
+		"Thought: Do I need to use a tool? Yes\nAction: calculator\nAction Input: 2+2",
+		"Thought: Do I need to use a tool? No\nAI: 4",
+	})
+	calc := callbacks.WrapTool(tools.Calculator{}, rw)
+	agent := agents.NewConversationalAgent(llm, []tools.Tool{calc})
+	exec := agents.NewExecutor(agent, agents.WithMemory(rw.Memory(mem)), agents.WithCallbacksHandler(rw))
+	start := time.Now()
+	if _, err := chains.Run(ctx, exec, "What is 2+2?"); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("a stuck sink held the run for %v", d)
+	}
+	vars, err := mem.LoadMemoryVariables(ctx, map[string]any{"input": "What is 2+2?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := fmt.Sprint(vars[mem.GetMemoryKey(ctx)]); !strings.Contains(h, "Human: What is 2+2?") || !strings.Contains(h, "4") {
+		t.Fatalf("the turn was not stored:\n%s", h)
+	}
+}
+
+// TestFailedTurnDeliversHeldSteps: a run of a Rewarder.Memory that fails,
+// for which langchaingo skips SaveContext, still delivers the tool steps it
+// held; a turn never saved is delivered by Close.
+func TestFailedTurnDeliversHeldSteps(t *testing.T) {
+	ctx := context.Background()
+	mem := memories[1].new(t)
+	sink := &recorder{next: mem}
+	rw := newRewarder(t, sink)
+	weather := callbacks.WrapTool(flakyWeather(1), rw)
+	agent := agents.NewConversationalAgent(fake.NewFakeLLM([]string{useWeather}), []tools.Tool{weather})
+	exec := agents.NewExecutor(agent, agents.WithMemory(rw.Memory(mem)), agents.WithCallbacksHandler(rw))
+	if _, err := chains.Run(ctx, exec, "What is the weather in Paris today?"); err == nil {
+		t.Fatal("run with a failing tool succeeded")
+	}
+	flush(t, rw)
+	want := `observe(tool_error "weather(Paris) failed: weather service unavailable" -1.0)`
+	if got := sink.Calls(); len(got) != 1 || got[0].String() != want {
+		t.Fatalf("sink got %v, want %s", got, want)
+	}
+
+	// A turn loaded but never saved nor failed.
+	turn, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if _, err := rw.Memory(mem).LoadMemoryVariables(turn, map[string]any{"input": "x"}); err != nil {
+		t.Fatal(err)
+	}
+	rw.HandleToolEnd(turn, "held")
+	flush(t, rw)
+	if n := len(sink.Calls()); n != 1 {
+		t.Fatalf("a held step was delivered before its turn ended: %d calls", n)
+	}
+	if err := rw.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := sink.Calls(); len(got) != 2 || got[1].Text != "tool → held" {
+		t.Fatalf("Close did not deliver the held step: %v", got)
 	}
 }

@@ -42,15 +42,21 @@ func ExampleRewarder() {
 	})
 	calc := callbacks.WrapTool(tools.Calculator{}, rw)
 	agent := agents.NewConversationalAgent(llm, []tools.Tool{calc})
-	exec := agents.NewExecutor(agent, agents.WithMemory(mem), agents.WithCallbacksHandler(rw))
+	// rw.Memory stores the tool's result in its turn, before the answer.
+	exec := agents.NewExecutor(agent, agents.WithMemory(rw.Memory(mem)), agents.WithCallbacksHandler(rw))
 
 	out, _ := chains.Run(ctx, exec, "What is six times seven?")
-	_ = rw.Flush(ctx) // wait for delivery, to print in order
+	_ = rw.Flush(ctx) // the finish's reward is delivered after the answer is saved
 	fmt.Println("answer:", strings.TrimSpace(out))
+	vars, _ := mem.LoadMemoryVariables(ctx, map[string]any{"input": "six times seven"})
+	fmt.Println(vars["history"])
 	// Output:
 	// observe tool_result +0.1: calculator(6*7) → 42
 	// reward +1.0
 	// answer: 42
+	// Human: What is six times seven?
+	// tool: calculator(6*7) → 42
+	// AI:  42
 }
 
 // A chat UI reports a thumbs-up or -down, or any rating with a note.
@@ -66,7 +72,7 @@ func ExampleRewarder_Feedback() {
 	// Output:
 	// reward -1.0
 	// reward +0.5
-	// observe feedback +0.5: right city, wrong date
+	// observe feedback +0.0: right city, wrong date
 }
 
 // Stats shows what was dropped, failed or panicked instead of being delivered.

@@ -29,7 +29,8 @@ type Rewarder struct {
 	mu     sync.RWMutex // held for reading while queuing, so Close sees every queued event
 	closed bool
 
-	runs runs // what each run in flight has started and reported
+	runs  runs  // what each run in flight has started and reported
+	turns turns // events held for the SaveContext of a Memory's run
 
 	queued, delivered, dropped, failed, panicked atomic.Int64
 }
@@ -86,6 +87,7 @@ func New(sink engram.RewardSink, opts ...Option) (*Rewarder, error) {
 		giveUp:  giveUp,
 		done:    make(chan struct{}),
 		runs:    runs{m: make(map[context.Context][]*frame)},
+		turns:   turns{m: make(map[context.Context][]event)},
 	}, nil
 }
 
@@ -103,7 +105,8 @@ func (r *Rewarder) Stats() Stats {
 // Feedback reports a user's rating of the agent's latest answer, such as
 // [ThumbsUp], [ThumbsDown] or any finite scalar. The rating is a Reward on
 // the memory's latest step; a non-empty note is then Observed as a feedback
-// step carrying the same reward. Like every handler method it only queues.
+// step without a reward, so that the rating counts once. Like every handler
+// method it only queues.
 func (r *Rewarder) Feedback(ctx context.Context, rating float64, note string) {
 	r.enqueue(event{ctx: ctx, step: engram.Step{Kind: engram.StepFeedback, Reward: rating}, output: note})
 }
@@ -121,6 +124,9 @@ func (r *Rewarder) HandleChainEnd(ctx context.Context, _ map[string]any) { r.run
 // an inner chain of the same run.
 func (r *Rewarder) HandleChainError(ctx context.Context, err error) {
 	input, seen := r.runs.fail(ctx, err)
+	for _, ev := range r.turns.take(runKey(ctx)) {
+		r.enqueue(ev) // langchaingo skips the failed run's SaveContext
+	}
 	if seen {
 		return
 	}
@@ -142,14 +148,14 @@ func (r *Rewarder) HandleToolStart(ctx context.Context, input string) {
 
 // HandleToolEnd reports a tool's output as a [engram.StepToolResult].
 func (r *Rewarder) HandleToolEnd(ctx context.Context, output string) {
-	r.enqueue(event{ctx: ctx, step: engram.Step{Kind: engram.StepToolResult}, subject: r.toolSubject(ctx), output: output})
+	r.report(event{ctx: ctx, step: engram.Step{Kind: engram.StepToolResult}, subject: r.toolSubject(ctx), output: output})
 }
 
 // HandleToolError reports a tool's failure as a [engram.StepToolError].
 func (r *Rewarder) HandleToolError(ctx context.Context, err error) {
 	subject := r.toolSubject(ctx)
 	r.runs.reported(runKey(ctx), err)
-	r.enqueue(event{ctx: ctx, step: engram.Step{Kind: engram.StepToolError}, subject: subject, err: err})
+	r.report(event{ctx: ctx, step: engram.Step{Kind: engram.StepToolError}, subject: subject, err: err})
 }
 
 // HandleAgentFinish reports the end of a run as a [engram.StepFinish]. The
@@ -163,7 +169,7 @@ func (r *Rewarder) HandleAgentFinish(ctx context.Context, f schema.AgentFinish) 
 	if out == "" {
 		out = f.Log
 	}
-	r.enqueue(event{ctx: ctx, step: engram.Step{Kind: engram.StepFinish}, output: out})
+	r.report(event{ctx: ctx, step: engram.Step{Kind: engram.StepFinish}, output: out})
 }
 
 func (r *Rewarder) toolSubject(ctx context.Context) string {
@@ -182,18 +188,40 @@ func (r *Rewarder) toolSubject(ctx context.Context) string {
 	return name + "(" + input + ")"
 }
 
+// report holds ev for the SaveContext of its run when the run's memory is
+// a [Rewarder.Memory], and otherwise queues it.
+func (r *Rewarder) report(ev event) {
+	if ev.ctx == nil {
+		ev.ctx = context.Background()
+	}
+	ev.step.Time = r.opts.now()
+	r.mu.RLock()
+	held := !r.closed && r.turns.hold(ev)
+	r.mu.RUnlock()
+	if !held {
+		r.enqueue(ev)
+	}
+}
+
 // enqueue queues ev without blocking, or counts it dropped.
 func (r *Rewarder) enqueue(ev event) {
 	if ev.ctx == nil {
 		ev.ctx = context.Background()
 	}
-	ev.step.Time = r.opts.now()
+	if ev.step.Time.IsZero() {
+		ev.step.Time = r.opts.now()
+	}
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	if r.closed {
 		r.dropped.Add(1)
 		return
 	}
+	r.push(ev)
+}
+
+// push queues ev without blocking, or counts it dropped. r.mu is held.
+func (r *Rewarder) push(ev event) {
 	r.start.Do(func() { go r.run() })
 	select {
 	case r.queue <- ev:
@@ -204,8 +232,9 @@ func (r *Rewarder) enqueue(ev event) {
 }
 
 // Flush waits until every event queued before it has been handed to the
-// sink, or ctx is done. It returns an error wrapping [engram.ErrClosed]
-// after Close.
+// sink, or ctx is done; the steps a run of a [Rewarder.Memory] holds are
+// queued by its SaveContext. It returns an error wrapping
+// [engram.ErrClosed] after Close.
 func (r *Rewarder) Flush(ctx context.Context) error {
 	r.mu.RLock()
 	closed := r.closed
@@ -241,13 +270,19 @@ func (r *Rewarder) Flush(ctx context.Context) error {
 	}
 }
 
-// Close stops accepting events, delivers those already queued, and stops
-// the delivery goroutine. If ctx ends first, Close returns its error at once
-// and the events still queued are dropped (the call in progress is
-// cancelled). Events after Close are dropped. Close may be called again.
+// Close stops accepting events, delivers those already queued (and those
+// held for a turn never saved), and stops the delivery goroutine. If ctx
+// ends first, Close returns its error at once and the events still queued
+// are dropped (the call in progress is cancelled). Events after Close are
+// dropped. Close may be called again.
 func (r *Rewarder) Close(ctx context.Context) error {
 	r.mu.Lock()
 	first := !r.closed
+	if first {
+		for _, ev := range r.turns.drain() {
+			r.push(ev) // a turn never saved: deliver what it held
+		}
+	}
 	r.closed = true
 	r.mu.Unlock()
 	if first {
@@ -338,6 +373,9 @@ func (r *Rewarder) deliver(parent context.Context, step engram.Step) (err error)
 		if err := r.sink.Reward(ctx, step.Reward); err != nil || step.Text == "" {
 			return err
 		}
+		// The rating is given once, to the answer it rates; a sink that
+		// counts an observed step's reward (dmem does) would count it twice.
+		step.Reward = 0
 	}
 	return r.sink.Observe(ctx, step)
 }

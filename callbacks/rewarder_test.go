@@ -13,6 +13,7 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/callbacks"
+	"github.com/engram-go/engram/dmem"
 	lcb "github.com/tmc/langchaingo/callbacks"
 	"github.com/tmc/langchaingo/schema"
 	"github.com/tmc/langchaingo/tools"
@@ -82,7 +83,7 @@ func TestEventsBecomeSteps(t *testing.T) {
 		}, []string{"reward(-1.0)"}},
 		{"scalar feedback with a note", func(ctx context.Context, rw *callbacks.Rewarder) {
 			rw.Feedback(ctx, 0.5, "right city, wrong date")
-		}, []string{"reward(+0.5)", `observe(feedback "right city, wrong date" +0.5)`}},
+		}, []string{"reward(+0.5)", `observe(feedback "right city, wrong date" +0.0)`}},
 		{"ignored events", func(ctx context.Context, rw *callbacks.Rewarder) {
 			rw.HandleText(ctx, "x")
 			rw.HandleLLMError(ctx, boom)
@@ -407,5 +408,30 @@ func TestFlushRacingClose(t *testing.T) {
 				t.Fatalf("Flush = %v, want nil or ErrClosed", err)
 			}
 		}
+	}
+}
+
+// TestFeedbackWithNoteIsOneReward: a rating with a note is one reward, on
+// the answer it rates; the note is stored without counting it again
+// (issue 14: dmem.Stats showed two rewards for one :bad with a note).
+func TestFeedbackWithNoteIsOneReward(t *testing.T) {
+	ctx := context.Background()
+	mem := must[*dmem.Memory](t)(dmem.New(ctx))
+	rw := newRewarder(t, mem)
+	if err := mem.SaveContext(ctx, map[string]any{"input": "What is the wifi password?"}, map[string]any{"output": "kiwi-7731"}); err != nil {
+		t.Fatal(err)
+	}
+	rw.Feedback(ctx, callbacks.ThumbsUp, "")
+	flush(t, rw)
+	if got := mem.Stats().Rewards; got != 1 {
+		t.Fatalf("after one rating: %d rewards, want 1", got)
+	}
+	rw.Feedback(ctx, callbacks.ThumbsDown, "thanks, but it changed")
+	flush(t, rw)
+	if got := mem.Stats().Rewards; got != 2 {
+		t.Fatalf("after a second rating, with a note: %d rewards, want 2", got)
+	}
+	if st := rw.Stats(); st.Delivered != 2 || st.Failed != 0 {
+		t.Fatalf("rewarder stats %+v, want 2 delivered", st)
 	}
 }

@@ -56,6 +56,8 @@ type space struct {
 	ix        map[int]*index // core records with a non-zero vector, by dimension
 }
 
+var _ store.Releaser = (*boltStore)(nil)
+
 var (
 	rootBucket  = []byte("dmem")
 	unitsBucket = []byte("units")
@@ -695,6 +697,41 @@ func (s *boltStore) Reserve(ctx context.Context, ns engram.Namespace, n int) (in
 	sp.next += int64(n)
 	sp.nextDirty = true
 	return first, nil
+}
+
+// Release implements [store.Releaser]. bbolt has one writer process, so
+// a release after the last reservation makes numbering gap-free.
+func (s *boltStore) Release(ctx context.Context, ns engram.Namespace, from, end int64) error {
+	s.commitMu.Lock()
+	defer s.commitMu.Unlock()
+	if err := s.check(ctx); err != nil {
+		return err
+	}
+	if from < 0 || from > end {
+		return fmt.Errorf("dmem: store: release [%d, %d): %w", from, end, engram.ErrInvalidInput)
+	}
+	if err := checkNS(ns); err != nil {
+		return err
+	}
+	sp, err := s.spaceFor(ns)
+	if err != nil {
+		return err
+	}
+	if from == end || sp.next != end {
+		return nil // reserved since: the numbers stay taken
+	}
+	err = s.write(func(tx *bolt.Tx) error {
+		b, err := spaceBucket(tx, sp.key)
+		if err != nil {
+			return err
+		}
+		return b.Bucket(metaBucket).Put(nextKey, binary.BigEndian.AppendUint64(nil, uint64(from)))
+	})
+	if err != nil {
+		return fmt.Errorf("dmem: store: release in %s: %w", s.path, err)
+	}
+	sp.next, sp.nextDirty = from, false
+	return nil
 }
 
 // view runs fn in a read transaction on the bucket of ns; b is nil if the

@@ -78,3 +78,42 @@ func TestBoltReadRacingClose(t *testing.T) {
 		t.Fatalf("Scan: %v, want ErrClosed", err)
 	}
 }
+
+// TestReopenNumbersOn: a memory reopened from its directory numbers its
+// steps on from where it stopped, not from the next block of sequence
+// numbers it would have reserved (issue 14).
+func TestReopenNumbersOn(t *testing.T) {
+	dir := t.TempDir()
+	m, err := New(bg, WithPath(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, turn := range [][2]string{
+		{"My sister Alice lives in Lisbon.", "Lisbon is lovely."},
+		{"I had pasta for lunch.", "Carbonara, I hope."},
+		{"The wifi password is kiwi-7731.", "I will remember it."},
+	} {
+		save(t, m, turn[0], turn[1])
+	}
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	m, err = New(bg, WithPath(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	save(t, m, "Our train leaves at 9:40 on Friday.", "Have a good trip.")
+	seqs := make(map[string]int64)
+	for _, r := range []Route{RouteCore, RouteShort} {
+		for _, u := range m.Units(r) {
+			seqs[u.Text] = u.Seq
+		}
+	}
+	if got, ok := seqs["Our train leaves at 9:40 on Friday."]; !ok || got != 6 {
+		t.Fatalf("after 3 turns (steps 0-5) and a reopen, the next turn is step %d (stored: %v), want 6\n%v", got, ok, seqs)
+	}
+	if got := seqs["Have a good trip."]; got != 7 {
+		t.Fatalf("its reply is step %d, want 7", got)
+	}
+}

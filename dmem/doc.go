@@ -46,7 +46,10 @@
 // model, gates and LSH tables itself; what it changes in a shared namespace
 // it sends as changes (priority updates, term increments, evictions) that
 // the store applies atomically, and its sequence numbers are reserved from
-// the store. Retrieval asks the store for the nearest core units, so a
+// the store in blocks. A clean Close gives back the unused end of the block
+// ([store.Releaser]), so a reopened bbolt memory numbers on without a gap;
+// in a shared namespace, where another process may have reserved since,
+// numbers stay unique and may skip. Retrieval asks the store for the nearest core units, so a
 // memory also finds what other writers of its namespace stored. Writing a
 // store of one's own takes package dmem/store, and dmem/storetest checks
 // it. A Memory is safe for concurrent use; New starts no goroutine.

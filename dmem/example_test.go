@@ -41,6 +41,6 @@ func Example() {
 	// Output:
 	// Human: My sister Priya moved to Lisbon in March 2021.
 	// AI: Lisbon in spring, lovely!
-	// tool: tool_result: refund API accepted batch 7731
+	// tool: refund API accepted batch 7731
 	// core true
 }

@@ -177,14 +177,21 @@ func (m *Memory) Close() error {
 	}
 	m.closed = true
 	var t *group
-	if m.w == nil || !m.w.isStale() {
+	clean := m.w == nil || !m.w.isStale()
+	if clean {
 		t = m.commit(m.batch())
 	}
+	from, end := m.st.Seq, m.seqEnd
 	m.mu.Unlock()
 	if m.w == nil {
 		return nil
 	}
 	err := m.w.wait(context.Background(), t)
+	if r, ok := m.w.store.(store.Releaser); ok && clean && err == nil && from < end {
+		// Give back the unused end of the block, so that a reopened memory
+		// numbers on from here. A failed release only leaves a gap.
+		_ = r.Release(context.Background(), m.w.ns, from, end)
+	}
 	if !m.own {
 		return err
 	}
@@ -284,24 +291,10 @@ func (m *Memory) Observe(ctx context.Context, s engram.Step) error {
 	if strings.TrimSpace(s.Text) == "" {
 		return fmt.Errorf("dmem: observe: empty text: %w", engram.ErrInvalidInput)
 	}
-	d := draft{role: stepRole(s.Kind), kind: s.Kind, text: s.Text, at: s.Time, reward: s.Reward, chat: true}
-	if s.Kind != engram.StepMessage {
-		d.text = s.Kind.String() + ": " + s.Text
-	}
+	role, text := memvars.Step(s)
+	d := draft{role: role, kind: s.Kind, text: text, at: s.Time, reward: s.Reward, chat: true}
 	_, err := m.record(ctx, []draft{d})
 	return err
-}
-
-func stepRole(k engram.StepKind) engram.Role {
-	switch k {
-	case engram.StepMessage:
-		return engram.RoleHuman
-	case engram.StepToolCall:
-		return engram.RoleToolCall
-	case engram.StepToolResult, engram.StepToolError:
-		return engram.RoleToolResult
-	}
-	return engram.RoleSystem
 }
 
 // Reward attaches r to the latest step and judges its surprise: the reward

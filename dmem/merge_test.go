@@ -97,8 +97,8 @@ func TestMergeNeedsSameWordsDefaultEmbedder(t *testing.T) {
 // differs in a number.
 func TestMergeFindsTheRepeat(t *testing.T) {
 	m := newMemory(t, WithEmbedder(sameEmbedder{}))
-	texts := []string{"tool_result: exported refunds for account 4821", "tool_result: exported refunds for account 7730",
-		"tool_result: exported refunds for account 5512"}
+	texts := []string{"exported refunds for account 4821", "exported refunds for account 7730",
+		"exported refunds for account 5512"}
 	// Added, so that the gate keeps them though their vectors are one.
 	for _, s := range texts {
 		if _, err := m.AddDocuments(bg, []schema.Document{{PageContent: s}}); err != nil {

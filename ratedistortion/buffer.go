@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"sync"
 
 	"github.com/engram-go/engram"
@@ -321,8 +320,10 @@ func (b *Buffer) Reward(ctx context.Context, r float64) error {
 }
 
 // Observe stores a step that did not come through SaveContext — a tool
-// error, a failed chain — as a system unit whose text says what happened
-// and, when there was one, the reward: "tool_error (reward -1): …".
+// result or error, a failed chain — rendered as dmem renders it: a tool's
+// step is a tool line, "tool: weather(Lyon) → 14C", any other a system
+// line naming its kind, "system: chain_error: …". The reward is not kept:
+// the text says how the step went.
 func (b *Buffer) Observe(ctx context.Context, s engram.Step) error {
 	if math.IsNaN(s.Reward) || math.IsInf(s.Reward, 0) {
 		return fmt.Errorf("ratedistortion: observe reward %v: %w", s.Reward, engram.ErrInvalidInput)
@@ -330,9 +331,6 @@ func (b *Buffer) Observe(ctx context.Context, s engram.Step) error {
 	if s.Text == "" {
 		return nil
 	}
-	label := s.Kind.String()
-	if s.Reward != 0 {
-		label += " (reward " + strconv.FormatFloat(s.Reward, 'g', 3, 64) + ")"
-	}
-	return b.AddMessages(ctx, llms.SystemChatMessage{Content: label + ": " + s.Text})
+	role, text := memvars.Step(s)
+	return b.AddMessages(ctx, memvars.Message(role, text, ""))
 }

@@ -224,7 +224,9 @@ func TestModelSummary(t *testing.T) {
 	load(t, b, "hello")
 }
 
-func TestObserveKeepsOutcomeSign(t *testing.T) {
+// TestObserveRendersOneLabel: an observed tool step is a tool line under
+// one label, as in dmem; its text says how it went.
+func TestObserveRendersOneLabel(t *testing.T) {
 	ctx := context.Background()
 	b := newBuffer(t, WithTokenBudget(200))
 	if err := b.Observe(ctx, engram.Step{Kind: engram.StepToolError, Text: "weather(Lyon): timeout", Reward: -1}); err != nil {
@@ -234,7 +236,7 @@ func TestObserveKeepsOutcomeSign(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := load(t, b, "weather in Lyon")
-	for _, want := range []string{"tool_error (reward -1): weather(Lyon): timeout", "tool_result (reward 0.5): weather(Lyon): 14C"} {
+	for _, want := range []string{"tool: weather(Lyon): timeout\n", "tool: weather(Lyon): 14C"} {
 		if !strings.Contains(h, want) {
 			t.Fatalf("history lacks %q:\n%s", want, h)
 		}

@@ -33,7 +33,10 @@ type Store struct {
 	indexed map[int]bool // dimensions with an HNSW index
 }
 
-var _ store.Store = (*Store)(nil)
+var (
+	_ store.Store    = (*Store)(nil)
+	_ store.Releaser = (*Store)(nil)
+)
 
 // Open connects to the database dsn names (a URL or key=value string, with
 // pgxpool's pool_max_conns and the like), applies the schema migrations it
@@ -351,6 +354,27 @@ func (s *Store) Reserve(ctx context.Context, ns engram.Namespace, n int) (int64,
 		return 0, s.fail("reserve", err)
 	}
 	return first, nil
+}
+
+// Release implements [store.Releaser] with one compare-and-set update:
+// the counter goes back to from only if it still stands at end, so when
+// another process has reserved since, the numbers stay taken and
+// sequence numbers stay unique across processes.
+func (s *Store) Release(ctx context.Context, ns engram.Namespace, from, end int64) error {
+	if from < 0 || from > end {
+		return fmt.Errorf("pgstore: release [%d, %d): %w", from, end, engram.ErrInvalidInput)
+	}
+	if from == end {
+		return nil
+	}
+	id, err := s.id(ctx, ns)
+	if err != nil {
+		return err
+	}
+	if _, err := s.pool.Exec(ctx, "UPDATE dmem_namespaces SET next_seq = $2 WHERE id = $1 AND next_seq = $3", id, from, end); err != nil {
+		return s.fail("release", err)
+	}
+	return nil
 }
 
 const unitColumns = "seq, route, log_p, delta, gate, novelty, reward, embedding, data"

@@ -46,6 +46,19 @@ type Store interface {
 	Close() error
 }
 
+// Releaser is a [Store] that can take back the unused end of a
+// reservation, so that a memory closed and reopened numbers its steps on
+// from where it stopped instead of from its next block. dmem calls it on a
+// clean Close; a store without it leaves a gap, which is harmless.
+type Releaser interface {
+	// Release gives back from, …, end−1 of ns, the unused end of a block
+	// Reserve returned, if no call in any process has reserved a number
+	// since: Reserve then returns from next. Otherwise it does nothing, so
+	// that no number is ever returned twice. The caller must have committed
+	// none of them and must use none of them afterwards.
+	Release(ctx context.Context, ns engram.Namespace, from, end int64) error
+}
+
 // Record is one unit as a store keeps it: the columns a store searches,
 // orders and evicts by, and Data, the rest of the unit in dmem's encoding,
 // which a store keeps as it is.

@@ -40,6 +40,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Scan", s.scan},
 		{"TermsAndState", s.termsAndState},
 		{"Reserve", s.reserve},
+		{"Release", s.release},
 		{"Namespaces", s.namespaces},
 		{"Concurrent", s.concurrent},
 		{"Tenants", s.tenants},
@@ -420,6 +421,38 @@ func (s *suite) reserve(t *testing.T) {
 	commit(t, s.store, s.ns(t, "other"), store.Term("x", 1))
 	if next, err := s.store.Reserve(bg, ns, 1); err != nil || next <= first {
 		t.Fatalf("reserve after %d: %d, %v", first, next, err)
+	}
+}
+
+// release checks a [store.Releaser]: the unused end of the latest block
+// is handed out again, that of an older block never is.
+func (s *suite) release(t *testing.T) {
+	r, ok := s.store.(store.Releaser)
+	if !ok {
+		t.Skip("the store does not implement store.Releaser")
+	}
+	ns := s.ns(t)
+	first, err := s.store.Reserve(bg, ns, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Release(bg, ns, first+3, first+10); err != nil {
+		t.Fatal(err)
+	}
+	if next, err := s.store.Reserve(bg, ns, 1); err != nil || next != first+3 {
+		t.Fatalf("reserve after releasing from %d: %d, %v", first+3, next, err)
+	}
+	// Another reservation came after this block: releasing it does nothing.
+	older, _ := s.store.Reserve(bg, ns, 5)
+	newer, _ := s.store.Reserve(bg, ns, 5)
+	if err := r.Release(bg, ns, older+1, older+5); err != nil {
+		t.Fatal(err)
+	}
+	if next, err := s.store.Reserve(bg, ns, 1); err != nil || next < newer+5 {
+		t.Fatalf("reserve after releasing an older block: %d, %v; numbers from %d on were taken", next, err, older+1)
+	}
+	if err := r.Release(bg, ns, 5, 4); !errors.Is(err, engram.ErrInvalidInput) {
+		t.Fatalf("Release(5, 4): err = %v, want ErrInvalidInput", err)
 	}
 }
 

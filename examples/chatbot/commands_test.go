@@ -21,8 +21,8 @@ func TestBeforeAnyAnswer(t *testing.T) {
 		t.Run(m, func(t *testing.T) {
 			out := chat(t, ":why\n:good\n:bad\n:stats\n", "-memory", m)
 			as := answers(out)
-			if got := as[":why"]; got != nothingLoaded {
-				t.Errorf(":why answered %q, want %q", got, nothingLoaded)
+			if got := as[":why"]; got != nothingAsked {
+				t.Errorf(":why answered %q, want %q", got, nothingAsked)
 			}
 			want := nothingToRate
 			if m == "window" || m == "token" {
@@ -39,6 +39,24 @@ func TestBeforeAnyAnswer(t *testing.T) {
 			}
 			if !strings.Contains(out, rewards) {
 				t.Errorf("output lacks %q:\n%s", rewards, out)
+			}
+		})
+	}
+}
+
+// TestWhyBeforeAQuestion: after statements only, :why says so alike on
+// every memory (issue 14: dmem explained an empty load, rd printed a query
+// line); after a question it explains.
+func TestWhyBeforeAQuestion(t *testing.T) {
+	for _, m := range memories {
+		t.Run(m, func(t *testing.T) {
+			out := chat(t, "The wifi password is kiwi-7731.\nWhat a long week it has been.\n:why\n", "-memory", m)
+			if got := answers(out)[":why"]; got != nothingAsked {
+				t.Errorf(":why after statements answered %q, want %q", got, nothingAsked)
+			}
+			out = chat(t, "The wifi password is kiwi-7731.\nWhat is the wifi password?\n:why\n", "-memory", m)
+			if got := answers(out)[":why"]; got == nothingAsked {
+				t.Errorf(":why after a question answered %q", got)
 			}
 		})
 	}
@@ -107,7 +125,7 @@ func TestReopenNumbering(t *testing.T) {
 	}
 	// Two runs of two exchanges: eight steps, numbered from 0 or 1.
 	if most > 8 {
-		t.Skipf("numbers reach %d after 8 steps: dmem reserves sequence numbers %d at a time and a reopened memory starts a new block (reported on issue 14; the chatbot shows dmem's own numbers)\n%s", most, 64, out)
+		t.Errorf("numbers reach %d after 8 steps: the reopened memory skipped numbers\n%s", most, out)
 	}
 }
 

@@ -64,7 +64,7 @@ func newBackend(ctx context.Context, c config, llm llms.Model) (*backend, error)
 		b.why = func() string {
 			x, ok := m.Explain()
 			if !ok {
-				return nothingLoaded
+				return nothingAsked
 			}
 			return strings.TrimSuffix(x.String(), "\n")
 		}

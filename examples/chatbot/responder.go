@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/tmc/langchaingo/llms"
 )
@@ -113,17 +114,37 @@ func answer(prompt string) string {
 var questionWords = map[string]bool{"what": true, "who": true, "whom": true, "whose": true, "where": true,
 	"when": true, "which": true, "why": true, "how": true, "tell": true, "remind": true}
 
+// notAsking are the words that, after a question word, open an exclamation
+// ("what a day") or a clause ("when I was young", "what you said") instead
+// of a question.
+var notAsking = map[string]bool{"a": true, "an": true, "such": true,
+	"i": true, "you": true, "we": true, "they": true, "he": true, "she": true, "it": true}
+
+// howAsks are the words after "how" that ask ("how is", "how many"); any
+// other makes an exclamation ("how nice of you").
+var howAsks = map[string]bool{"is": true, "are": true, "was": true, "were": true, "do": true, "does": true,
+	"did": true, "can": true, "could": true, "will": true, "would": true, "should": true, "may": true,
+	"might": true, "has": true, "have": true, "had": true, "many": true, "much": true, "long": true,
+	"old": true, "far": true, "often": true, "soon": true, "come": true, "about": true}
+
 // isQuestion reports whether s asks something rather than states it: it
-// ends with '?', or it opens with a question word and does not end as a
-// statement or an exclamation does ("What a long week it has been." states).
+// ends with '?', or it opens with a question word followed by more words
+// that ask ("what is the wifi password"), and does not end with '!'.
+// "What a long week it has been." and "When I was young I lived in Porto."
+// state.
 func isQuestion(s string) bool {
 	s = strings.TrimSpace(s)
-	if strings.HasSuffix(s, "?") {
+	switch {
+	case strings.HasSuffix(s, "?"):
 		return true
-	}
-	if strings.HasSuffix(s, ".") || strings.HasSuffix(s, "!") {
+	case strings.HasSuffix(s, "!"):
 		return false
 	}
-	first, _, _ := strings.Cut(strings.ToLower(s), " ")
-	return questionWords[strings.TrimRight(first, ",")]
+	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return unicode.IsSpace(r) || r == ',' || r == '.' || r == ';' || r == ':'
+	})
+	if len(words) < 2 || !questionWords[words[0]] || notAsking[words[1]] {
+		return false
+	}
+	return words[0] != "how" || howAsks[words[1]]
 }

@@ -75,6 +75,17 @@ func TestIsQuestion(t *testing.T) {
 		{"My sister lives in Lisbon.", false},
 		{"Remember that my dentist appointment is on Friday.", false},
 		{"I wonder", false},
+		{"What is the wifi password.", true},
+		{"how many cats does Alice have", true},
+		{"Remind me where I parked", true},
+		{"What a long week it has been", false},
+		{"When I was young I lived in Porto.", false},
+		{"What you said was right.", false},
+		{"How nice of you.", false},
+		{"Why not!", false},
+		{"What", false},
+		{"Tell", false},
+		{"Whatever you like.", false},
 	} {
 		if got := isQuestion(tt.s); got != tt.want {
 			t.Errorf("isQuestion(%q) = %v, want %v", tt.s, got, tt.want)

@@ -23,15 +23,17 @@ type session struct {
 	// memory takes no rewards.
 	rw  *callbacks.Rewarder
 	out io.Writer
-	// replies counts the answers of this session, rated the number of
-	// rewards :good and :bad have sent: the same on every memory.
-	replies, rated int
+	// replies counts the answers of this session, asked those to
+	// questions, rated the number of rewards :good and :bad have sent: the
+	// same on every memory.
+	replies, asked, rated int
 }
 
-// nothingLoaded and nothingToRate answer :why and :good or :bad before the
-// chat has given an answer, whatever the memory.
+// nothingAsked answers :why before the chat has answered a question, and
+// nothingToRate :good or :bad before it has given any answer, whatever the
+// memory: before a question the memories have had nothing to choose for.
 const (
-	nothingLoaded = "Nothing loaded yet: say or ask something first; :why then shows what the memory chose for the answer."
+	nothingAsked  = "Nothing asked yet: ask a question first; :why then shows what the memory chose for the answer."
 	nothingToRate = "Nothing to rate yet: :good and :bad rate the last answer, and there has been none."
 )
 
@@ -129,8 +131,8 @@ func (s *session) handle(ctx context.Context, line string) error {
 	case ":help":
 		fmt.Fprintln(s.out, help)
 	case ":why":
-		if s.mem.rec.loads() == 0 {
-			fmt.Fprintln(s.out, nothingLoaded)
+		if s.asked == 0 {
+			fmt.Fprintln(s.out, nothingAsked)
 			return nil
 		}
 		fmt.Fprintln(s.out, s.mem.why())
@@ -180,6 +182,9 @@ func (s *session) handle(ctx context.Context, line string) error {
 			return nil
 		}
 		s.replies++
+		if isQuestion(line) {
+			s.asked++
+		}
 		fmt.Fprintln(s.out, strings.TrimSpace(reply))
 	}
 	return nil

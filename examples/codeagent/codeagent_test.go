@@ -88,11 +88,11 @@ func TestExperienceParses(t *testing.T) {
 		step, fix, err string
 		worked         bool
 	}{
-		{"tool_result: go_test(fix loop-bound for error: runtime error: index out of range [3] with length 3) → ok",
+		{"go_test(fix loop-bound for error: runtime error: index out of range [3] with length 3) → ok",
 			"loop-bound", "runtime error: index out of range [3] with length 3", true},
-		{"tool_error: go_test(fix verb-s for error: fmt.Sprintf format %d has arg name of wrong type string) failed: FAIL: fmt.Sprintf format %s has arg unread of wrong type int",
+		{"go_test(fix verb-s for error: fmt.Sprintf format %d has arg name of wrong type string) failed: FAIL: fmt.Sprintf format %s has arg unread of wrong type int",
 			"verb-s", "fmt.Sprintf format %d has arg name of wrong type string", false},
-		{`tool_result: go_test(fix llm-2 (sum.go: "i <= len(xs)" → "i < len(xs)") for error: boom) → ok`,
+		{`go_test(fix llm-2 (sum.go: "i <= len(xs)" → "i < len(xs)") for error: boom) → ok`,
 			"llm-2", "boom", true},
 	} {
 		m := experience.FindStringSubmatch(tt.step)
@@ -133,7 +133,7 @@ func TestModelProposer(t *testing.T) {
 	p := &modelProposer{model: m}
 	pt, err := p.propose(context.Background(), problem{
 		task: sum, err: "runtime error: index out of range [3] with length 3", tried: []string{"llm-0"},
-		recalled: []recollection{{text: "tool_result: go_test(fix loop-bound for error: index out of range) → ok"}},
+		recalled: []recollection{{text: "go_test(fix loop-bound for error: index out of range) → ok"}},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -62,7 +62,8 @@ func agentWithMemory(ctx context.Context, llm llms.Model) (string, error) {
 	defer rewarder.Close(ctx) // deliver what is queued before the memory closes
 	calculator := callbacks.WrapTool(tools.Calculator{}, rewarder)
 	agent := agents.NewConversationalAgent(llm, []tools.Tool{calculator})
-	executor := agents.NewExecutor(agent, agents.WithMemory(mem), agents.WithCallbacksHandler(rewarder))
+	// rewarder.Memory stores the tool's result between the question and the answer.
+	executor := agents.NewExecutor(agent, agents.WithMemory(rewarder.Memory(mem)), agents.WithCallbacksHandler(rewarder))
 	answer, err := chains.Run(ctx, executor, "What is 17 × 23?")
 	return answer, err
 }

@@ -116,6 +116,24 @@ func Label(r engram.Role, human, ai string) string {
 	}
 }
 
+// Step returns the role and the text a memory stores an observed step as,
+// so that every backend renders it alike, under one label: a tool's result
+// or failure is the tool's, its text already naming the call ("tool:
+// calculator(2+2) → 4"); a tool call is the AI's and a message the human's;
+// any other step is a system line that names its kind ("system: feedback:
+// wrong date").
+func Step(s engram.Step) (engram.Role, string) {
+	switch s.Kind {
+	case engram.StepMessage:
+		return engram.RoleHuman, s.Text
+	case engram.StepToolCall:
+		return engram.RoleToolCall, s.Text
+	case engram.StepToolResult, engram.StepToolError:
+		return engram.RoleToolResult, s.Text
+	}
+	return engram.RoleSystem, s.Kind.String() + ": " + s.Text
+}
+
 // Clean returns a message's text as a memory stores it: invalid UTF-8
 // replaced by U+FFFD rather than refused, and trailing white space dropped.
 // A line's count is exact only if its text ends visibly: trailing spaces or

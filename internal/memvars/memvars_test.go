@@ -89,3 +89,25 @@ func TestLine(t *testing.T) {
 		}
 	}
 }
+
+// TestStep: an observed step renders under one label, never a role label
+// followed by a kind label ("tool: tool_result: …", issue 14).
+func TestStep(t *testing.T) {
+	for _, tt := range []struct {
+		kind engram.StepKind
+		text string
+		want string
+	}{
+		{engram.StepToolResult, "calculator(2+2) → 4", "tool: calculator(2+2) → 4\n"},
+		{engram.StepToolError, "search(x) failed: timeout", "tool: search(x) failed: timeout\n"},
+		{engram.StepMessage, "hello", "Human: hello\n"},
+		{engram.StepToolCall, "calculator(2+2)", "AI: calculator(2+2)\n"},
+		{engram.StepChainError, `task "x" failed: boom`, `system: chain_error: task "x" failed: boom` + "\n"},
+		{engram.StepFeedback, "wrong date", "system: feedback: wrong date\n"},
+	} {
+		role, text := Step(engram.Step{Kind: tt.kind, Text: tt.text})
+		if got := Line(Label(role, "Human", "AI"), text); got != tt.want {
+			t.Errorf("%s step renders %q, want %q", tt.kind, got, tt.want)
+		}
+	}
+}
