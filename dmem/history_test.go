@@ -42,8 +42,8 @@ func TestChatHistoryMirrorsTheTranscript(t *testing.T) {
 		llms.HumanChatMessage{Content: "My sister Priya is a marine biologist in Lisbon."},
 		llms.AIChatMessage{Content: "What a job!"},
 		llms.HumanChatMessage{Content: "It rained all day."},
-		llms.AIChatMessage{Content: `tool_call: weather({"city":"Lisbon"})`},
-		llms.ToolChatMessage{Content: "tool_result: Sunny."},
+		llms.AIChatMessage{Content: `weather({"city":"Lisbon"})`},
+		llms.ToolChatMessage{Content: "Sunny."},
 	}
 	for i := range 8 {
 		want = append(want, llms.HumanChatMessage{Content: fmt.Sprintf("Filler turn %d about nothing much.", i)}, llms.AIChatMessage{Content: "Okay."})

@@ -42,7 +42,7 @@ func TestChatHistoryMirrorsTheTranscript(t *testing.T) {
 		llms.AIChatMessage{Content: "What a job!"},
 		llms.HumanChatMessage{Content: "It rained all day."},
 		call, result,
-		llms.SystemChatMessage{Content: "tool_error (reward -1): timeout"},
+		llms.ToolChatMessage{Content: "timeout"}, // a tool error is a tool line (memvars.Step)
 	}
 	for i := range 10 {
 		want = append(want, llms.HumanChatMessage{Content: fmt.Sprintf("Filler turn %d.", i)}, llms.AIChatMessage{Content: "Okay."})
