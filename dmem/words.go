@@ -20,9 +20,14 @@ type words struct {
 	slots  []*unit // by slot; nil once the unit left
 	empty  int     // slots emptied since the last rebuild
 	prefix int     // leading embedding components relevance compares; 0 for all
+	// mat holds the compared part of every slot's embedding, row by slot
+	// (zeros for an empty slot), so that scoring reads it in order; dim
+	// is its width, −1 once an embedding did not fit it.
+	mat []float32
+	dim int
 }
 
-var _ relevance.DenseCorpus = (*words)(nil)
+var _ relevance.MatrixCorpus = (*words)(nil)
 
 // newWords returns an empty index whose relevance compares the first
 // prefix components of embeddings (all of them for 0).
@@ -43,6 +48,25 @@ func (w *words) add(u *unit, lx lexis) {
 	u.slot = len(w.slots)
 	w.ix.Add(u.slot, u.Text, w.Near(u.slot, -1), lx.terms)
 	w.slots = append(w.slots, u)
+	if v := w.cut(u.Embedding); w.dim >= 0 {
+		if w.dim == 0 && len(w.mat) == 0 {
+			w.dim = len(v)
+		}
+		if len(v) == w.dim && w.dim > 0 {
+			w.mat = append(w.mat, v...)
+		} else {
+			w.mat, w.dim = nil, -1
+		}
+	}
+}
+
+// Matrix returns the compared part of every slot's embedding, one row a
+// slot, and its width; nil if some embedding did not fit.
+func (w *words) Matrix() ([]float32, int) {
+	if w.dim <= 0 || len(w.mat) != len(w.slots)*w.dim {
+		return nil, 0
+	}
+	return w.mat, w.dim
 }
 
 // remove empties u's slot, and rebuilds the index when a quarter of the
@@ -52,6 +76,9 @@ func (w *words) remove(u *unit) {
 		return
 	}
 	w.slots[u.slot] = nil
+	if w.dim > 0 && len(w.mat) == len(w.slots)*w.dim {
+		clear(w.mat[u.slot*w.dim : (u.slot+1)*w.dim])
+	}
 	u.slot = -1
 	w.empty++
 	if w.empty >= 64 && 4*w.empty >= len(w.slots) {
