@@ -26,7 +26,8 @@ type Tenants struct {
 }
 
 // NewTenants checks opts once, by building a buffer, and returns an empty
-// registry. It refuses [WithChatHistory], which every namespace would share.
+// registry. It refuses [WithChatHistory] and [WithLongTerm], which every
+// namespace would share.
 func NewTenants(opts ...Option) (*Tenants, error) {
 	b, err := New(opts...)
 	if err != nil {
@@ -35,6 +36,10 @@ func NewTenants(opts ...Option) (*Tenants, error) {
 	if b.opts.history != nil {
 		// One history for every namespace would mix their transcripts.
 		return nil, fmt.Errorf("ratedistortion: tenants: one chat history for every namespace: %w", engram.ErrInvalidOption)
+	}
+	if b.opts.longTerm != nil {
+		// One long-term tier would recall one namespace's units into another's.
+		return nil, fmt.Errorf("ratedistortion: tenants: one long-term tier for every namespace: %w", engram.ErrInvalidOption)
 	}
 	return &Tenants{opts: opts, gate: b.opts.gate, buffers: make(map[engram.Namespace]*Buffer)}, nil
 }

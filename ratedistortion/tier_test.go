@@ -210,3 +210,9 @@ func TestTwoTiersOverDMem(t *testing.T) {
 		t.Errorf("dmem took no steps: %+v", st)
 	}
 }
+
+func TestTenantsRefuseOneLongTerm(t *testing.T) {
+	if _, err := NewTenants(WithLongTerm(&fakeTier{})); !errors.Is(err, engram.ErrInvalidOption) {
+		t.Errorf("NewTenants(WithLongTerm): %v, want ErrInvalidOption", err)
+	}
+}
