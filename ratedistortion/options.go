@@ -3,6 +3,7 @@ package ratedistortion
 import (
 	"fmt"
 	"log/slog"
+	"reflect"
 	"time"
 
 	"github.com/engram-go/engram"
@@ -177,6 +178,8 @@ func (o *options) validate() error {
 		return bad("token budget %d must be positive", o.budget)
 	case o.memoryKey == "":
 		return bad("empty memory key")
+	case o.longTerm != nil && nilPointer(o.longTerm):
+		return bad("long-term tier is a nil %T", o.longTerm)
 	case !memvars.VisiblePrefix(o.humanPrefix) || !memvars.VisiblePrefix(o.aiPrefix):
 		return bad("prefixes %q, %q must be non-empty and start with a visible character", o.humanPrefix, o.aiPrefix)
 	case !(o.summaryShare >= 0 && o.summaryShare <= 0.5):
@@ -215,4 +218,11 @@ func (o *options) validate() error {
 		o.now = time.Now
 	}
 	return nil
+}
+
+// nilPointer reports whether v holds a nil pointer (a typed nil in an
+// interface, which is not == nil).
+func nilPointer(v any) bool {
+	r := reflect.ValueOf(v)
+	return r.Kind() == reflect.Pointer && r.IsNil()
 }

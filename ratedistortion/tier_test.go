@@ -216,3 +216,10 @@ func TestTenantsRefuseOneLongTerm(t *testing.T) {
 		t.Errorf("NewTenants(WithLongTerm): %v, want ErrInvalidOption", err)
 	}
 }
+
+func TestTypedNilLongTerm(t *testing.T) {
+	var m *dmem.Memory
+	if _, err := New(WithLongTerm(m)); !errors.Is(err, engram.ErrInvalidOption) {
+		t.Errorf("New(WithLongTerm(nil *dmem.Memory)): %v, want ErrInvalidOption", err)
+	}
+}
