@@ -89,8 +89,24 @@ func withTranscript() (*ratedistortion.Buffer, error) {
 	return mem, err
 }
 
+// twoTiers is the README's fifth snippet: the buffer as the working tier
+// over D-MEM. It is compiled, not run: it writes a memory directory.
+func twoTiers(ctx context.Context, llm llms.Model) (string, error) {
+	longTerm, err := dmem.New(ctx, dmem.WithTokenBudget(1024), dmem.WithPath("agent-memory"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer longTerm.Close()
+	mem, err := ratedistortion.New(ratedistortion.WithTokenBudget(1024), ratedistortion.WithMaxUnits(500), ratedistortion.WithLongTerm(longTerm))
+	if err != nil {
+		log.Fatal(err)
+	}
+	return chains.Run(ctx, chains.NewConversation(llm, mem), "Where does Priya live now?")
+}
+
 var (
 	_ = agentWithMemory
 	_ = saveAndRestore
 	_ = withTranscript
+	_ = twoTiers
 )
