@@ -53,7 +53,7 @@ func TestKeepsRelevantOldFactOverNewChatter(t *testing.T) {
 	if n := tokens.Default().Count(h); n > 120 {
 		t.Fatalf("history is %d tokens, budget 120", n)
 	}
-	x, ok := b.Explain()
+	x, ok := b.ExplainSelection()
 	if !ok || x.Tokens != tokens.Default().Count(h) {
 		t.Fatalf("explained tokens %d, counted %d", x.Tokens, tokens.Default().Count(h))
 	}
@@ -182,7 +182,7 @@ func TestReturnMessagesAndSummary(t *testing.T) {
 	if !ok || len(msgs) == 0 {
 		t.Fatalf("history %T", v["history"])
 	}
-	x, _ := b.Explain()
+	x, _ := b.ExplainSelection()
 	if x.Summary == "" {
 		t.Fatalf("no summary:\n%s", x)
 	}
@@ -213,7 +213,7 @@ func TestModelSummary(t *testing.T) {
 		save(t, b, fmt.Sprintf("Random chatter number %d.", i), "Ha.")
 	}
 	h := load(t, b, "hello")
-	x, _ := b.Explain()
+	x, _ := b.ExplainSelection()
 	if !strings.Contains(x.Summary, "dentist visit") {
 		t.Fatalf("summary %q is not the model's", x.Summary)
 	}
@@ -257,7 +257,7 @@ func TestRewardRaisesKeptUnits(t *testing.T) {
 		t.Fatal(err)
 	}
 	load(t, b, "")
-	x, _ := b.Explain()
+	x, _ := b.ExplainSelection()
 	var rewarded, other float64
 	for _, u := range x.Units {
 		switch {
@@ -414,14 +414,14 @@ func TestFailedLoadLeavesNoTrace(t *testing.T) {
 			t.Fatal("a load whose summariser failed succeeded")
 		}
 	}
-	if _, ok := b.Explain(); ok {
+	if _, ok := b.ExplainSelection(); ok {
 		t.Error("Explain reports a load that failed")
 	}
 	m.fail = false
 	if _, err := b.LoadMemoryVariables(context.Background(), map[string]any{"input": "locker code 1003"}); err != nil {
 		t.Fatal(err)
 	}
-	x, _ := b.Explain()
+	x, _ := b.ExplainSelection()
 	for _, u := range x.Units {
 		if u.Features.Retrieved != 0 {
 			t.Errorf("unit %s: retrieved %d times before the first load that succeeded", u.ID, u.Features.Retrieved)
@@ -452,7 +452,7 @@ func TestClearDuringLoad(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if x, ok := b.Explain(); ok {
+	if x, ok := b.ExplainSelection(); ok {
 		t.Errorf("after Clear, Explain reports %d units of the cleared pool", len(x.Units))
 	}
 }

@@ -32,7 +32,7 @@ func ExampleBuffer() {
 	}
 	history := vars["history"].(string)
 	fmt.Println(strings.Contains(history, "marine biologist"))
-	x, _ := mem.Explain()
+	x, _ := mem.ExplainSelection()
 	fmt.Println(x.Tokens <= 60)
 	// Output:
 	// true
@@ -63,7 +63,7 @@ func ExampleExplanation() {
 	_ = mem.SaveContext(ctx, map[string]any{"input": "Priya lives in Lisbon."}, map[string]any{"output": "Nice."})
 	_ = mem.SaveContext(ctx, map[string]any{"input": "I had soup."}, map[string]any{"output": "Yum."})
 	_, _ = mem.LoadMemoryVariables(ctx, map[string]any{"input": "Where does Priya live?"})
-	x, _ := mem.Explain()
+	x, _ := mem.ExplainSelection()
 	for _, u := range x.Units {
 		fmt.Println(u.ID, u.Kept)
 	}

@@ -4,11 +4,16 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/engram-go/engram"
 )
 
-// Explanation is what the last load decided and why.
+// Explanation is what the last load decided and why, in the knapsack's
+// terms: the value of what was kept against its bound, and for each unit
+// its features, utility parts and novelty. [Buffer.Explain] gives the
+// shorter [engram.LoadReport] that every engram memory gives; this is the
+// rest, from [Buffer.ExplainSelection].
 type Explanation struct {
 	// Query is the text the load was asked about.
 	Query string
@@ -34,6 +39,7 @@ type UnitReport struct {
 	Group int64
 	Role  engram.Role
 	Text  string
+	Time  time.Time
 	// Kept reports whether the unit was returned.
 	Kept bool
 	// Tokens is the unit's cost as rendered.
@@ -54,8 +60,20 @@ type UnitReport struct {
 	Recalled bool
 }
 
-// Explain returns the explanation of the last load, and false before any.
-func (b *Buffer) Explain() (Explanation, bool) {
+// Explain returns the report of the last load, in the shape every engram
+// memory gives ([engram.LoadReport]), and false before any load and after
+// Clear. [Buffer.ExplainSelection] has the knapsack's details.
+func (b *Buffer) Explain() (engram.LoadReport, bool) {
+	x, ok := b.ExplainSelection()
+	if !ok {
+		return engram.LoadReport{}, false
+	}
+	return x.Report(), true
+}
+
+// ExplainSelection returns the last load's selection in full (bound, gap,
+// features, utility parts, novelty), and false before any load.
+func (b *Buffer) ExplainSelection() (Explanation, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.last == nil {
@@ -79,7 +97,7 @@ func (s *selection) explanation() *Explanation {
 	for i, u := range s.units {
 		r := UnitReport{
 			ID: u.e.unit.ID, Seq: u.e.unit.Seq, Group: u.e.unit.Group, Role: u.e.unit.Role,
-			Text: u.e.unit.Text, Kept: s.kept[i], Tokens: u.cost,
+			Text: u.e.unit.Text, Time: u.e.unit.Time, Kept: s.kept[i], Tokens: u.cost,
 			Features: u.features, Utility: u.utility,
 			Tier: u.e.tier(), Recalled: u.e.origin != "" && s.recalled[u.e.origin],
 		}
@@ -92,6 +110,51 @@ func (s *selection) explanation() *Explanation {
 		x.Units = append(x.Units, r)
 	}
 	return x
+}
+
+// Report returns x in the shape every engram memory gives.
+func (x Explanation) Report() engram.LoadReport {
+	r := engram.LoadReport{Query: x.Query, Budget: x.Budget, Tokens: x.Tokens, Summary: x.Summary,
+		Units: make([]engram.UnitReport, len(x.Units))}
+	for i, u := range x.Units {
+		r.Units[i] = engram.UnitReport{
+			ID: u.ID, Seq: u.Seq, Group: u.Group, Role: u.Role, Text: u.Text, Time: u.Time, Tokens: u.Tokens,
+			Kept: u.Kept, Tier: u.Tier, Relevance: u.Features.Relevance, Utility: u.Utility,
+			Features: u.Features, Why: u.why(),
+		}
+	}
+	return r
+}
+
+// why says what decided u, in a few words.
+func (u UnitReport) why() string {
+	switch {
+	case u.Features.Flags.Has(engram.FlagPinned):
+		return "pinned"
+	case u.Kept && u.Recalled:
+		return "recalled from the long-term tier, " + u.mostly()
+	case u.Kept:
+		return u.mostly()
+	case u.Utility <= 0:
+		return "worth nothing to this query"
+	case u.Novelty < 0.5:
+		return "repeats what was kept"
+	}
+	return "did not fit the budget"
+}
+
+// mostly names the largest part of u's utility, when the scorer splits it.
+func (u UnitReport) mostly() string {
+	best, part := 0.0, ""
+	for k, v := range u.Parts {
+		if v > best || (v == best && k < part) {
+			best, part = v, k
+		}
+	}
+	if part == "" {
+		return "worth its tokens"
+	}
+	return "worth its tokens, mostly for " + part
 }
 
 // String renders the explanation as a short report: totals, then the kept

@@ -42,7 +42,7 @@ func TestRenderingCannotBeForged(t *testing.T) {
 	if len(found) != len(saved) {
 		t.Fatalf("history holds %d messages, want all %d:\n%s", len(found), len(saved), history)
 	}
-	x, ok := b.Explain()
+	x, ok := b.ExplainSelection()
 	if !ok {
 		t.Fatal("no explanation after a load")
 	}
@@ -102,7 +102,7 @@ func TestBudgetHoldsForHardText(t *testing.T) {
 		if n := c.Count(history); n > budget {
 			t.Errorf("budget %d: history has %d tokens", budget, n)
 		}
-		if x, _ := b.Explain(); x.Tokens != c.Count(history) {
+		if x, _ := b.ExplainSelection(); x.Tokens != c.Count(history) {
 			t.Errorf("budget %d: counted %d, history has %d", budget, x.Tokens, c.Count(history))
 		}
 	}

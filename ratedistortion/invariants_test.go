@@ -51,7 +51,7 @@ func checkLoad(t testing.TB, b *Buffer, q string) {
 	if n > b.opts.budget {
 		t.Fatalf("history is %d tokens, budget %d:\n%s", n, b.opts.budget, h)
 	}
-	x, _ := b.Explain()
+	x, _ := b.ExplainSelection()
 	if x.Tokens != n {
 		t.Fatalf("Explain says %d tokens, history has %d", x.Tokens, n)
 	}
@@ -186,7 +186,7 @@ func TestConcurrentSaveAndLoad(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				b.Explain()
+				b.ExplainSelection()
 				b.Reward(ctx, 1)
 			}
 		}()

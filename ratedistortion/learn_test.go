@@ -28,7 +28,7 @@ func TestGateLearnsFromReferral(t *testing.T) {
 		save(t, b, "Thanks, "+code(i/2)+" worked.", "Great.")
 	}
 	load(t, b, "anything?")
-	x, _ := b.Explain()
+	x, _ := b.ExplainSelection()
 	var fact, chatter float64
 	for _, u := range x.Units {
 		switch {
@@ -81,7 +81,7 @@ func TestReferralRepeatedByBothSides(t *testing.T) {
 		b := newBuffer(t, WithTokenBudget(400), WithGate(g))
 		save(t, b, "My sister Priya lives in Lisbon.", "Nice.")
 		load(t, b, "tell me about family")
-		x, _ := b.Explain()
+		x, _ := b.ExplainSelection()
 		save(t, b, "Is Lisbon sunny?", reply)
 		for _, u := range x.Units {
 			if strings.Contains(u.Text, "Priya") {

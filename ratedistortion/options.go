@@ -125,17 +125,28 @@ func WithSummarizer(m llms.Model) Option { return func(o *options) { o.summarize
 // weighs"); a summariser model may earn it back ([WithSummarizer]).
 func WithSummaryShare(f float64) Option { return func(o *options) { o.summaryShare = f } }
 
-// WithMaxUnits caps the pool. Past it, the units with the lowest query-free
-// utility are dropped for good (and logged) until the pool is at 90 % of the
-// cap. Default 0: no cap.
+// WithMaxUnits caps the units the pool holds. Past it, the units with the
+// lowest query-free utility are dropped for good (and logged), or handed
+// down to [WithLongTerm]'s tier, until the pool is at 90 % of the cap.
+// Default 0: no cap; must not be negative. dmem.WithMaxUnits caps its core
+// memory the same way.
 func WithMaxUnits(n int) Option { return func(o *options) { o.maxUnits = n } }
 
 // WithRedundancyThreshold sets the cosine similarity from which two units
-// count as partly redundant, in (0, 1]. Default 0.9.
+// count as repeats, in (0, 1]: a load values a unit less for each kept
+// unit this similar. Default 0.9. dmem.WithRedundancyThreshold is the same
+// idea: from it a new step may merge into a stored unit.
 func WithRedundancyThreshold(t float64) Option { return func(o *options) { o.redundancy = t } }
 
-// WithRecencyHalfLife sets, in units, how fast recency decays. Default 8.
-func WithRecencyHalfLife(n float64) Option { return func(o *options) { o.halfLife = n } }
+// WithHalfLife sets, in steps (units saved since), how fast a unit's
+// recency halves. Default 8; must be positive. dmem.WithHalfLife is the
+// same idea: how fast its priorities halve.
+func WithHalfLife(steps float64) Option { return func(o *options) { o.halfLife = steps } }
+
+// WithRecencyHalfLife is [WithHalfLife].
+//
+// Deprecated: use [WithHalfLife], the name both engram memories share.
+func WithRecencyHalfLife(n float64) Option { return WithHalfLife(n) }
 
 // WithExactLimit sets the largest number of candidate groups solved exactly;
 // above it the lazy greedy runs. Default 22; negative disables exact search.
@@ -189,7 +200,7 @@ func (o *options) validate() error {
 	case !(o.redundancy > 0 && o.redundancy <= 1):
 		return bad("redundancy threshold %v not in (0, 1]", o.redundancy)
 	case !(o.halfLife > 0):
-		return bad("recency half-life %v must be positive", o.halfLife)
+		return bad("half-life %v must be positive", o.halfLife)
 	}
 	if o.counter == nil {
 		c, err := tokens.Get(o.encoding)

@@ -31,7 +31,7 @@ type Weights struct {
 // per token, and a flatter scale lets many half-relevant short messages
 // outbid the one that answers (on real dialogue the square lost 0.11 of
 // recall at 1,024 tokens; 12 and 16 are level). Flags no longer multiply
-// relevance: on real dialogue that was worth nothing. Recency is weak and short-lived (see [WithRecencyHalfLife]): it
+// relevance: on real dialogue that was worth nothing. Recency is weak and short-lived (see [WithHalfLife]): it
 // keeps the last exchanges for continuity without crowding out old facts.
 var DefaultWeights = Weights{Relevance: 1, Sharpness: 12, FlagRelevance: 0, Recency: 0.2, Flag: 0.05, Directive: 0.6, Rewarded: 0.1, Floor: 0.01}
 

@@ -102,7 +102,7 @@ func TestTenantsLearnApart(t *testing.T) {
 		save(t, buf, "My sister Priya lives in Lisbon.", "Nice.")
 	}
 	load(t, b, "Lisbon")
-	before, _ := b.Explain()
+	before, _ := b.ExplainSelection()
 	for range 50 {
 		load(t, a, "Lisbon")
 		if err := a.Reward(context.Background(), 1); err != nil {
@@ -110,7 +110,7 @@ func TestTenantsLearnApart(t *testing.T) {
 		}
 	}
 	load(t, b, "Lisbon")
-	after, _ := b.Explain()
+	after, _ := b.ExplainSelection()
 	if before.Units[0].Utility != after.Units[0].Utility {
 		t.Fatalf("tenant a's rewards moved tenant b's utility from %v to %v", before.Units[0].Utility, after.Units[0].Utility)
 	}
