@@ -57,7 +57,7 @@ func BenchmarkRetrieve(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			texts := benchTexts(1, n)
 			before := heapBytes()
-			m, err := New(bg, WithCapacity(n), WithTokenBudget(1024))
+			m, err := New(bg, WithMaxUnits(n), WithTokenBudget(1024))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -135,7 +135,7 @@ func median(ds []time.Duration) time.Duration {
 // documents per commit, and concurrent SaveContext callers sharing commits.
 func BenchmarkInsert(b *testing.B) {
 	b.Run("memory/save", func(b *testing.B) {
-		m, err := New(bg, WithCapacity(1<<20))
+		m, err := New(bg, WithMaxUnits(1<<20))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -158,7 +158,7 @@ func BenchmarkInsert(b *testing.B) {
 	})
 	b.Run("durable/batch64", func(b *testing.B) {
 		dir := b.TempDir()
-		m, err := New(bg, WithPath(dir), WithCapacity(1<<20))
+		m, err := New(bg, WithPath(dir), WithMaxUnits(1<<20))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -183,7 +183,7 @@ func BenchmarkInsert(b *testing.B) {
 		}
 	})
 	b.Run("durable/parallel-save", func(b *testing.B) {
-		m, err := New(bg, WithPath(b.TempDir()), WithCapacity(1<<20))
+		m, err := New(bg, WithPath(b.TempDir()), WithMaxUnits(1<<20))
 		if err != nil {
 			b.Fatal(err)
 		}

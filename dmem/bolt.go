@@ -45,6 +45,11 @@ type boltStore struct {
 
 	skipMu  sync.Mutex      // guards skipped
 	skipped map[string]bool // damaged records already logged
+
+	// logger is where damaged records are logged: the memory's
+	// (WithLogger) when the memory opened the store, else slog.Default().
+	// Set before the store is used.
+	logger *slog.Logger
 }
 
 // space is what the store keeps in memory for one namespace.
@@ -126,7 +131,7 @@ func openStore(ctx context.Context, dir string) (*boltStore, error) {
 		release(path)
 		return nil, err
 	}
-	return &boltStore{db: db, path: path, spaces: make(map[engram.Namespace]*space)}, nil
+	return &boltStore{db: db, path: path, spaces: make(map[engram.Namespace]*space), logger: slog.Default()}, nil
 }
 
 func release(path string) {
@@ -446,6 +451,7 @@ type coreChange struct {
 // staged is what one commit changes in a space's memory, applied once the
 // transaction has committed.
 type staged struct {
+	logger  *slog.Logger // the store's
 	sp      *space
 	cleared bool
 	changes map[int64]coreChange
@@ -495,7 +501,7 @@ func (s *boltStore) Commit(ctx context.Context, ns engram.Namespace, ops []store
 	if err != nil {
 		return err
 	}
-	st := &staged{sp: sp, changes: make(map[int64]coreChange), n: len(sp.core)}
+	st := &staged{logger: s.logger, sp: sp, changes: make(map[int64]coreChange), n: len(sp.core)}
 	err = s.write(func(tx *bolt.Tx) error {
 		b, err := spaceBucket(tx, sp.key)
 		if err != nil {
@@ -656,7 +662,7 @@ func evictBolt(units, log *bolt.Bucket, st *staged, capacity int) error {
 		if err != nil {
 			// A damaged record costs that record, never the memory: failing
 			// the commit would fail every later one too.
-			slog.Warn("dmem: store: dropping an undecodable record", "seq", e.seq, "err", err)
+			st.logger.Warn("dmem: store: dropping an undecodable record", "seq", e.seq, "err", err)
 			if err := units.Delete(k); err != nil {
 				return err
 			}
@@ -926,7 +932,7 @@ func (s *boltStore) skip(ns engram.Namespace, bucket, k []byte, err error) {
 	s.skipped[id] = true
 	s.skipMu.Unlock()
 	if !seen {
-		slog.Warn("dmem: store: skipping a damaged record", "file", s.path, "namespace", ns.String(), "bucket", string(bucket), "key", fmt.Sprintf("%x", k), "err", err)
+		s.logger.Warn("dmem: store: skipping a damaged record", "file", s.path, "namespace", ns.String(), "bucket", string(bucket), "key", fmt.Sprintf("%x", k), "err", err)
 	}
 }
 

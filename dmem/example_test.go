@@ -36,7 +36,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	fmt.Println(v["history"]) // the fact and the surprise; the chit-chat stays out
-	x, _ := m.Explain("u0")
+	x, _ := m.ExplainUnit("u0")
 	fmt.Println(x.Route, x.Gate > 0.5)
 	// Output:
 	// Human: My sister Priya moved to Lisbon in March 2021.

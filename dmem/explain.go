@@ -1,6 +1,7 @@
 package dmem
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -9,7 +10,70 @@ import (
 	"github.com/engram-go/engram"
 )
 
-// Explanation is why a unit is where it is.
+// Explain returns the report of the latest LoadMemoryVariables, in the
+// shape every engram memory gives ([engram.LoadReport]): the candidates
+// the load weighed, oldest first, which it kept, their relevance and fused
+// score; false before any load and after Clear. A unit's life in the
+// memory (its route, surprise, priority, history) is [Memory.ExplainUnit]'s.
+func (m *Memory) Explain() (engram.LoadReport, bool) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if m.report == nil {
+		return engram.LoadReport{}, false
+	}
+	r := *m.report
+	r.Units = slices.Clone(r.Units)
+	return r, true
+}
+
+// noteLoad notes what a load for query within budget weighed (cs) and
+// returned (kept, in line order; ids theirs): as retrieved, and for Explain.
+func (m *Memory) noteLoad(query string, budget int, cs, kept []cand, ids []string) {
+	m.noteRetrieved(ids, true)
+	r := &engram.LoadReport{Query: query, Budget: budget, Tokens: m.cost(kept), Units: make([]engram.UnitReport, len(cs))}
+	in := make(map[string]bool, len(kept))
+	for _, c := range kept {
+		in[c.id] = true
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i, c := range cs {
+		x := engram.UnitReport{
+			ID: c.id, Seq: c.seq, Group: c.group, Role: c.role, Text: c.text, Tokens: c.tokens,
+			Kept: in[c.id], Relevance: c.rel, Utility: c.score,
+			Features: engram.Features{Tokens: c.tokens, Role: c.role},
+		}
+		route := RouteCore // a unit another writer stored
+		if u, ok := m.byID[c.id]; ok {
+			x.Time, x.Features, route = u.Time, admission(u), u.Route
+		}
+		x.Why = why(x, route)
+		r.Units[i] = x
+	}
+	slices.SortStableFunc(r.Units, func(a, b engram.UnitReport) int { return cmp.Compare(a.Seq, b.Seq) })
+	m.report = r
+}
+
+// why says what decided x, a unit of route, in a few words.
+func why(x engram.UnitReport, route Route) string {
+	from := "core memory"
+	if route == RouteShort {
+		from = "the short-term buffer"
+	}
+	switch {
+	case x.Kept && x.Relevance > 0:
+		return "relevant, from " + from
+	case x.Kept:
+		return "salient, from " + from
+	case x.Utility <= 0:
+		return "worth nothing to this query"
+	}
+	return "did not fit the budget"
+}
+
+// Explanation is why a unit is where it is, over its life in the memory:
+// what [Memory.ExplainUnit] returns. What one load kept and dropped is
+// [Memory.Explain]'s.
 type Explanation struct {
 	// ID and Text identify the unit; Text is empty once only its history is kept.
 	ID   string
@@ -36,10 +100,10 @@ type Explanation struct {
 	History []Event
 }
 
-// Explain returns why unit id was stored, routed, kept or evicted. Units
-// that left memory are explained as long as WithHistory allows; after that,
-// and for unknown ids, it returns [engram.ErrNotFound].
-func (m *Memory) Explain(id string) (Explanation, error) {
+// ExplainUnit returns why unit id was stored, routed, kept or evicted.
+// Units that left memory are explained as long as WithHistory allows;
+// after that, and for unknown ids, it returns [engram.ErrNotFound].
+func (m *Memory) ExplainUnit(id string) (Explanation, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	if m.closed {

@@ -112,7 +112,7 @@ func TestGateRaisesRewardedUnits(t *testing.T) {
 		ids := rewardedLoads(t, m, 12)
 		var asked, other float64
 		for i, id := range ids {
-			x, err := m.Explain(id)
+			x, err := m.ExplainUnit(id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -135,7 +135,7 @@ func TestGateRaisesRewardedUnits(t *testing.T) {
 func TestExplainShowsLearnedGate(t *testing.T) {
 	m := newMemory(t, WithGate(newGate(t)), WithTokenBudget(60))
 	ids := rewardedLoads(t, m, 4)
-	x, err := m.Explain(ids[0])
+	x, err := m.ExplainUnit(ids[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func TestExplainShowsLearnedGate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if x, _ := plain.Explain(id[0]); x.LearnedParts != nil || strings.Contains(x.String(), "learned gate") {
+	if x, _ := plain.ExplainUnit(id[0]); x.LearnedParts != nil || strings.Contains(x.String(), "learned gate") {
 		t.Fatalf("explanation without a gate shows one:\n%s", x)
 	}
 }

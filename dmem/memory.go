@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/engram-go/engram/internal/facts"
-	"log/slog"
 	"math"
 	"slices"
 	"strings"
@@ -56,6 +55,8 @@ type Memory struct {
 	lastLoad  []string     // ids the latest LoadMemoryVariables returned
 	dirty     map[*unit]struct{}
 	seqEnd    int64 // sequence numbers below it, from st.Seq on, are reserved
+
+	report *engram.LoadReport // what the latest LoadMemoryVariables weighed, for Explain
 }
 
 var (
@@ -107,11 +108,12 @@ func New(ctx context.Context, opts ...Option) (*Memory, error) {
 	m.reset()
 	s, own := o.store, false
 	if o.path != "" {
-		var err error
-		if s, err = openStore(ctx, o.path); err != nil {
+		b, err := openStore(ctx, o.path)
+		if err != nil {
 			return nil, err
 		}
-		own = true
+		b.logger = o.logger
+		s, own = b, true
 	}
 	if s == nil {
 		return m, nil
@@ -148,6 +150,7 @@ func (m *Memory) reset() {
 	m.openHuman = -1
 	m.retrieved = nil
 	m.lastLoad = nil
+	m.report = nil
 	m.dirty = make(map[*unit]struct{})
 	m.seqEnd = 0
 }
@@ -796,7 +799,7 @@ func (m *Memory) storeName() string {
 }
 
 // Unit returns a copy of the stored unit id and its route; ErrNotFound if
-// it is not stored (see [Memory.Explain] for units that left).
+// it is not stored (see [Memory.ExplainUnit] for units that left).
 func (m *Memory) Unit(id string) (engram.Unit, Route, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
@@ -960,7 +963,7 @@ func (m *Memory) load(ctx context.Context) error {
 	}
 	if d := unitsDim(core, short); d != 0 && d != m.st.Dim {
 		// A damaged dimension would drop every unit; the units say better.
-		slog.Warn("dmem: load: the state's embedding dimension is not the units'; keeping the units'", "namespace", ns.String(), "store", storeFile(s), "state", m.st.Dim, "units", d)
+		m.opts.logger.Warn("dmem: load: the state's embedding dimension is not the units'; keeping the units'", "namespace", ns.String(), "store", storeFile(s), "state", m.st.Dim, "units", d)
 		m.st.Dim = d
 	}
 	if m.st.Dim > 0 {
@@ -968,7 +971,7 @@ func (m *Memory) load(ctx context.Context) error {
 	}
 	if n := len(core) + len(short); n > 0 {
 		if odd := n - countDim(m.st.Dim, core, short); odd > 0 {
-			slog.Warn("dmem: load: skipping units of another embedding dimension", "namespace", ns.String(), "store", storeFile(s), "units", odd, "dim", m.st.Dim)
+			m.opts.logger.Warn("dmem: load: skipping units of another embedding dimension", "namespace", ns.String(), "store", storeFile(s), "units", odd, "dim", m.st.Dim)
 		}
 	}
 	for _, u := range core {

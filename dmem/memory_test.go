@@ -38,11 +38,11 @@ func TestOptionsValidated(t *testing.T) {
 		opt  Option
 	}{
 		{"zero budget", WithTokenBudget(0)},
-		{"negative capacity", WithCapacity(-1)},
+		{"negative capacity", WithMaxUnits(-1)},
 		{"negative short term", WithShortTerm(-1)},
 		{"zero half-life", WithHalfLife(0)},
 		{"NaN half-life", WithHalfLife(math.NaN())},
-		{"merge above 1", WithMergeThreshold(1.5)},
+		{"merge above 1", WithRedundancyThreshold(1.5)},
 		{"discount 1", WithDiscount(1)},
 		{"negative candidates", WithCandidates(-3)},
 		{"empty memory key", WithMemoryKey("")},
@@ -119,7 +119,7 @@ func TestBadInputIsTyped(t *testing.T) {
 			_, err := m.SimilaritySearch(bg, "Priya", 2, vectorstores.WithFilters(map[string]any{"a": 1}))
 			return err
 		}, engram.ErrInvalidInput},
-		{"unknown unit", func() error { _, err := m.Explain("u999"); return err }, engram.ErrNotFound},
+		{"unknown unit", func() error { _, err := m.ExplainUnit("u999"); return err }, engram.ErrNotFound},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -179,7 +179,7 @@ func TestClosed(t *testing.T) {
 		"observe": m.Observe(bg, engram.Step{Text: "x"}),
 	}
 	_, checks["load"] = m.LoadMemoryVariables(bg, nil)
-	_, checks["explain"] = m.Explain("u0")
+	_, checks["explain"] = m.ExplainUnit("u0")
 	_, _, checks["unit"] = m.Unit("u0")
 	for name, err := range checks {
 		if !errors.Is(err, engram.ErrClosed) {
@@ -257,7 +257,7 @@ func TestReopenRestores(t *testing.T) {
 	q := c.questions[0]
 	before, stats := load(t, m, q.text), m.Stats()
 	value := m.st.Value
-	x0, err := m.Explain(idOf(0))
+	x0, err := m.ExplainUnit(idOf(0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +275,7 @@ func TestReopenRestores(t *testing.T) {
 	if after := load(t, m2, q.text); after != before {
 		t.Fatalf("load after reopen differs:\n%s\n--- before:\n%s", after, before)
 	}
-	x1, err := m2.Explain(idOf(0))
+	x1, err := m2.ExplainUnit(idOf(0))
 	if err != nil || x1.Route != x0.Route || len(x1.History) != len(x0.History) {
 		t.Fatalf("explain after reopen %+v (%v), before %+v", x1, err, x0)
 	}
@@ -291,7 +291,7 @@ func TestReopenRestores(t *testing.T) {
 
 // Capacity is enforced by evicting the lowest priority, which Explain reports.
 func TestCapacityEvictsLowestPriority(t *testing.T) {
-	m := newMemory(t, WithCapacity(20))
+	m := newMemory(t, WithMaxUnits(20))
 	var ids []string
 	for i := range 60 {
 		got, err := m.AddDocuments(bg, []schema.Document{{PageContent: fmt.Sprintf("%s moved to %s in %d", fxNames[i%len(fxNames)], fxCities[i%len(fxCities)], 1990+i)}})
@@ -305,7 +305,7 @@ func TestCapacityEvictsLowestPriority(t *testing.T) {
 	}
 	evicted := 0
 	for _, id := range ids {
-		x, err := m.Explain(id)
+		x, err := m.ExplainUnit(id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -333,7 +333,7 @@ func TestNearDuplicatesMerge(t *testing.T) {
 	for range 3 {
 		save(t, m, "Remember that the wifi password at the cabin is maple-syrup-42.", "Sure.")
 	}
-	x, err := m.Explain(idOf(0))
+	x, err := m.ExplainUnit(idOf(0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,7 +347,7 @@ func TestNearDuplicatesMerge(t *testing.T) {
 
 // Concurrent writers, readers, rewards and explanations, for -race.
 func TestConcurrentUse(t *testing.T) {
-	m := newMemory(t, WithPath(t.TempDir()), WithCapacity(50), WithShortTerm(8))
+	m := newMemory(t, WithPath(t.TempDir()), WithMaxUnits(50), WithShortTerm(8))
 	var wg sync.WaitGroup
 	errs := make(chan error, 64)
 	for w := range 4 {
@@ -382,7 +382,7 @@ func TestConcurrentUse(t *testing.T) {
 					errs <- err
 					return
 				}
-				m.Explain(idOf(int64(i)))
+				m.ExplainUnit(idOf(int64(i)))
 				m.Stats()
 			}
 		}()
@@ -449,7 +449,7 @@ func TestRecountOnReopenIsStored(t *testing.T) {
 
 // Observe's reward goes to its own step, even while other goroutines save.
 func TestObserveRewardsItsOwnStep(t *testing.T) {
-	m := newMemory(t, WithCapacity(10000))
+	m := newMemory(t, WithMaxUnits(10000))
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() {

@@ -2,6 +2,8 @@ package dmem
 
 import (
 	"fmt"
+	"log/slog"
+	"math"
 	"time"
 
 	"github.com/engram-go/engram"
@@ -14,7 +16,11 @@ import (
 	"github.com/tmc/langchaingo/schema"
 )
 
-// Option configures a [Memory].
+// Option configures a [Memory]. The options both engram memories take
+// have the same names in package ratedistortion. Its WithSummarizer and
+// WithSummaryShare have no counterpart here: a load leaves units out
+// without a summary line standing for them (they stay in memory, and a
+// later load may return them).
 type Option func(*options)
 
 type options struct {
@@ -37,6 +43,8 @@ type options struct {
 	humanPrefix    string
 	aiPrefix       string
 	counter        engram.TokenCounter
+	encoding       tokens.Encoding
+	logger         *slog.Logger
 	now            func() time.Time
 	gate           *gate.Gate
 	chat           schema.ChatMessageHistory
@@ -54,6 +62,7 @@ func defaults() options {
 		memoryKey:   "history",
 		humanPrefix: "Human",
 		aiPrefix:    "AI",
+		encoding:    tokens.CL100kBase,
 	}
 }
 
@@ -104,25 +113,47 @@ func WithNamespace(user, agent, session string) Option {
 	return func(o *options) { o.ns = engram.Namespace{User: user, Agent: agent, Session: session} }
 }
 
-// WithCapacity bounds the core store; past it the unit of lowest priority
-// is evicted. Default 10000; must be positive.
-func WithCapacity(n int) Option { return func(o *options) { o.capacity = n } }
+// WithMaxUnits caps the units core memory holds; past it the unit of
+// lowest priority is evicted (and kept in the history [Memory.ExplainUnit]
+// reads). The short-term buffer ([WithShortTerm]) is apart. Default 10000;
+// 0 means no cap; must not be negative. ratedistortion.WithMaxUnits caps
+// its pool the same way.
+func WithMaxUnits(n int) Option { return func(o *options) { o.capacity = n } }
+
+// WithCapacity is [WithMaxUnits].
+//
+// Deprecated: use [WithMaxUnits], the name both engram memories share.
+func WithCapacity(n int) Option { return WithMaxUnits(n) }
+
+// noCap is the capacity of a memory without a cap: more units than one
+// process holds, and small enough for every store's integer columns.
+const noCap = math.MaxInt32
 
 // WithShortTerm sets the size of the short-term buffer, the window of recent
 // units that did not earn a place in core memory. Default 32; 0 disables it.
 func WithShortTerm(n int) Option { return func(o *options) { o.shortTerm = n } }
 
-// WithHalfLife sets, in steps, how fast priorities decay. Default 4096;
-// must be positive.
+// WithHalfLife sets, in steps, how fast priorities halve. Default 4096;
+// must be positive and finite. ratedistortion.WithHalfLife is the same
+// idea: how fast its recency halves.
 func WithHalfLife(steps float64) Option { return func(o *options) { o.halfLife = steps } }
 
-// WithMergeThreshold sets the cosine similarity from which a new step may be
-// a near-duplicate of a stored unit, in (0, 1]. Default 0.93. It merges into
+// WithRedundancyThreshold sets the cosine similarity from which two units
+// count as repeats, in (0, 1]: from it a new step may be a near-duplicate
+// of a stored unit. Default 0.93. It merges into
 // the unit only if their words also say the same thing: nearly the same
 // stemmed content words, the same numbers, ids and names, the same
 // negations. The cosine alone would merge "account 4821" into "account
 // 7730": an embedding of common words hardly tells them apart.
-func WithMergeThreshold(t float64) Option { return func(o *options) { o.merge = t } }
+// ratedistortion.WithRedundancyThreshold is the same idea: from it a load
+// values a unit less for each kept unit this similar.
+func WithRedundancyThreshold(t float64) Option { return func(o *options) { o.merge = t } }
+
+// WithMergeThreshold is [WithRedundancyThreshold].
+//
+// Deprecated: use [WithRedundancyThreshold], the name both engram memories
+// share.
+func WithMergeThreshold(t float64) Option { return WithRedundancyThreshold(t) }
 
 // WithDiscount sets the value model's discount γ, in [0, 1). Default 0.9.
 func WithDiscount(g float64) Option { return func(o *options) { o.discount = g } }
@@ -134,7 +165,7 @@ func WithDiscount(g float64) Option { return func(o *options) { o.discount = g }
 func WithCandidates(n int) Option { return func(o *options) { o.candidates = n } }
 
 // WithHistory sets how many units that left memory (evicted, overwritten or
-// never stored) [Memory.Explain] can still account for. Default 4096.
+// never stored) [Memory.ExplainUnit] can still account for. Default 4096.
 func WithHistory(n int) Option { return func(o *options) { o.history = n } }
 
 // WithMemoryKey sets the key the history is returned under. Default "history".
@@ -157,10 +188,21 @@ func WithHumanPrefix(p string) Option { return func(o *options) { o.humanPrefix 
 // and start with a visible character.
 func WithAIPrefix(p string) Option { return func(o *options) { o.aiPrefix = p } }
 
-// WithTokenCounter replaces the exact cl100k_base counter. For the budget
-// to hold, c must be additive over lines that end in "\n". Default:
-// [tokens.Default].
+// WithEncoding selects the tiktoken encoding used to count tokens. Default
+// [tokens.CL100kBase]; [tokens.O200kBase] is the other embedded one. A
+// durable memory reopened with another encoding recounts its units.
+func WithEncoding(e tokens.Encoding) Option { return func(o *options) { o.encoding = e } }
+
+// WithTokenCounter replaces the exact tiktoken counter. For the budget
+// to hold, c must be additive over lines that end in "\n". Default: the
+// exact counter of [WithEncoding]'s encoding.
 func WithTokenCounter(c engram.TokenCounter) Option { return func(o *options) { o.counter = c } }
+
+// WithLogger sets where the memory logs what it skips rather than fails
+// on: units of another embedding dimension found on open, and, in the
+// store [WithPath] opens, damaged records. One Warn record each. Default
+// slog.Default(). A store from [WithStore] logs on its own.
+func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
 
 // WithGate lets a learned gate (package gate) correct the memory's
 // priorities: each priority the memory sets on deciding about a unit, and
@@ -196,14 +238,14 @@ func (o *options) validate() error {
 	switch {
 	case o.budget <= 0:
 		return bad("token budget %d must be positive", o.budget)
-	case o.capacity <= 0:
-		return bad("capacity %d must be positive", o.capacity)
+	case o.capacity < 0:
+		return bad("max units %d < 0", o.capacity)
 	case o.shortTerm < 0:
 		return bad("short-term size %d < 0", o.shortTerm)
 	case !(o.halfLife > 0) || o.halfLife > 1e12:
 		return bad("half-life %v must be positive and finite", o.halfLife)
 	case !(o.merge > 0 && o.merge <= 1):
-		return bad("merge threshold %v not in (0, 1]", o.merge)
+		return bad("redundancy threshold %v not in (0, 1]", o.merge)
 	case !(o.discount >= 0 && o.discount < 1):
 		return bad("discount %v not in [0, 1)", o.discount)
 	case o.candidates < 0:
@@ -219,8 +261,18 @@ func (o *options) validate() error {
 	case !memvars.VisiblePrefix(o.humanPrefix) || !memvars.VisiblePrefix(o.aiPrefix):
 		return bad("prefixes %q, %q must be non-empty and start with a visible character", o.humanPrefix, o.aiPrefix)
 	}
+	if o.capacity == 0 {
+		o.capacity = noCap
+	}
 	if o.counter == nil {
-		o.counter = tokens.Default().Count
+		c, err := tokens.Get(o.encoding)
+		if err != nil {
+			return fmt.Errorf("dmem: %w: %w", engram.ErrInvalidOption, err)
+		}
+		o.counter = c.Count
+	}
+	if o.logger == nil {
+		o.logger = slog.Default()
 	}
 	if o.embedder == nil {
 		e, err := embed.New(embed.WithGloVeShare(0.5), embed.WithDimensions(defaultHashDimensions))

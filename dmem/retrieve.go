@@ -75,6 +75,7 @@ type cand struct {
 	vec    []float32
 	meta   []byte
 	sal    float64 // priority now
+	rel    float64 // relevance to the query
 	score  float64
 	dep    string // id of the candidate it cannot be shown without (see depends), or ""
 }
@@ -117,7 +118,7 @@ func (m *Memory) LoadMemoryVariables(ctx context.Context, inputs map[string]any)
 // LastLoad returns the ids of the units the latest LoadMemoryVariables
 // returned, in the order of the history's lines; nil before the first load
 // and after Clear. Unlike the rendered text, ids tell identical texts apart:
-// pass them to [Memory.Explain] to see why each line was kept.
+// pass them to [Memory.ExplainUnit] to see why each line was kept.
 func (m *Memory) LastLoad() []string {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
@@ -148,7 +149,7 @@ func (m *Memory) choose(ctx context.Context, query string, budget int) ([]cand, 
 	for i, c := range kept {
 		ids[i] = c.id
 	}
-	m.noteRetrieved(ids, true)
+	m.noteLoad(query, budget, cs, kept, ids)
 	return kept, nil
 }
 
@@ -243,7 +244,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 		}
 		seen[u] = true
 		cs = append(cs, cand{id: u.ID, role: u.Role, text: u.Text, seq: u.Seq, group: u.Group, tokens: u.Tokens,
-			at: u.Time, vec: u.Embedding, meta: u.Meta, sal: m.priorityAt(u, now)})
+			at: u.Time, vec: u.Embedding, meta: u.Meta, sal: m.priorityAt(u, now), rel: r})
 		rel = append(rel, r)
 	}
 	var near []*unit        // resident units among the nearest

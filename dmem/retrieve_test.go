@@ -37,7 +37,7 @@ func TestLastLoad(t *testing.T) {
 		if !strings.HasSuffix(lines[i], ": "+u.Text) {
 			t.Fatalf("line %d %q is not unit %s %q", i, lines[i], id, u.Text)
 		}
-		if _, err := m.Explain(id); err != nil {
+		if _, err := m.ExplainUnit(id); err != nil {
 			t.Fatal(err)
 		}
 	}

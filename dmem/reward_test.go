@@ -42,7 +42,7 @@ func TestRewardRouting(t *testing.T) {
 	evalOnly(t, "stream 3,000 agent steps twice")
 	positions := []int{150, 700, 1200, 1650, 2300, 2900}
 	run := func(surprise bool) (inCore, retrieved int) {
-		m := newMemory(t, WithCapacity(300), WithTokenBudget(200))
+		m := newMemory(t, WithMaxUnits(300), WithTokenBudget(200))
 		special := map[int]float64{}
 		for i, p := range positions {
 			special[p] = 0.1
@@ -65,7 +65,7 @@ func TestRewardRouting(t *testing.T) {
 		}
 		if surprise {
 			for id := range ids {
-				x, _ := m.Explain(id)
+				x, _ := m.ExplainUnit(id)
 				t.Logf("%s", x)
 			}
 		}

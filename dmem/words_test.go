@@ -12,7 +12,7 @@ import (
 // more than the resident units, every resident unit in its slot, and what
 // remains findable by its words.
 func TestWordsIndexCompacts(t *testing.T) {
-	m := newMemory(t, WithCapacity(50), WithShortTerm(0), WithTokenBudget(100))
+	m := newMemory(t, WithMaxUnits(50), WithShortTerm(0), WithTokenBudget(100))
 	for i := range 400 {
 		doc := schema.Document{PageContent: fmt.Sprintf("%s moved to %s in %d (note %d).", fxNames[i%len(fxNames)], fxCities[i%len(fxCities)], 1900+i, i)}
 		if _, err := m.AddDocuments(bg, []schema.Document{doc}); err != nil {

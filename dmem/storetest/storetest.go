@@ -677,7 +677,7 @@ func (s *suite) memories(t *testing.T) {
 		wg.Go(func() {
 			ns := s.ns(t, fmt.Sprint(ten))
 			m, err := dmem.New(bg, dmem.WithStore(s.store), dmem.WithNamespace(ns.User, ns.Agent, ns.Session),
-				dmem.WithCapacity(12), dmem.WithShortTerm(4), dmem.WithTokenBudget(400))
+				dmem.WithMaxUnits(12), dmem.WithShortTerm(4), dmem.WithTokenBudget(400))
 			if err != nil {
 				t.Error(err)
 				return
@@ -732,7 +732,7 @@ func (s *suite) memories(t *testing.T) {
 	// Reopened, each memory holds its own units and learned state only.
 	for ten := range tenants {
 		ns := s.ns(t, fmt.Sprint(ten))
-		m, err := dmem.New(bg, dmem.WithStore(s.store), dmem.WithNamespace(ns.User, ns.Agent, ns.Session), dmem.WithCapacity(12), dmem.WithShortTerm(4))
+		m, err := dmem.New(bg, dmem.WithStore(s.store), dmem.WithNamespace(ns.User, ns.Agent, ns.Session), dmem.WithMaxUnits(12), dmem.WithShortTerm(4))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,88 @@
+package dmem
+
+import (
+	"bytes"
+	"errors"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem/store"
+	"github.com/engram-go/engram/tokens"
+)
+
+// TestDeprecatedOptions: each old name sets what its new name sets.
+func TestDeprecatedOptions(t *testing.T) {
+	tests := []struct {
+		name     string
+		old, new Option
+		field    func(o options) float64
+	}{
+		{"WithCapacity", WithCapacity(77), WithMaxUnits(77), func(o options) float64 { return float64(o.capacity) }},
+		{"WithMergeThreshold", WithMergeThreshold(0.5), WithRedundancyThreshold(0.5), func(o options) float64 { return o.merge }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, b := defaults(), defaults()
+			tt.old(&a)
+			tt.new(&b)
+			if tt.field(a) != tt.field(b) || tt.field(a) == tt.field(defaults()) {
+				t.Errorf("old name set %v, new name %v (default %v)", tt.field(a), tt.field(b), tt.field(defaults()))
+			}
+		})
+	}
+}
+
+// TestMaxUnitsZero: 0 is no cap, as in ratedistortion.
+func TestMaxUnitsZero(t *testing.T) {
+	o := defaults()
+	WithMaxUnits(0)(&o)
+	if err := o.validate(); err != nil || o.capacity != noCap {
+		t.Fatalf("WithMaxUnits(0): capacity %d, err %v; want %d", o.capacity, err, noCap)
+	}
+}
+
+// TestEncoding: WithEncoding picks the counter; an unknown one is refused.
+func TestEncoding(t *testing.T) {
+	const text = "Здравствуйте, как дела? 你好世界 مرحبا بالعالم"
+	for _, enc := range []tokens.Encoding{tokens.CL100kBase, tokens.O200kBase} {
+		o := defaults()
+		WithEncoding(enc)(&o)
+		if err := o.validate(); err != nil {
+			t.Fatal(err)
+		}
+		c, _ := tokens.Get(enc)
+		if got, want := o.counter(text), c.Count(text); got != want {
+			t.Errorf("%s: counts %d, want %d", enc, got, want)
+		}
+	}
+	if _, err := New(bg, WithEncoding("p50k_base")); !errors.Is(err, engram.ErrInvalidOption) {
+		t.Fatalf("unknown encoding: err = %v, want ErrInvalidOption", err)
+	}
+}
+
+// TestLogger: what the memory and the store it opened skip goes to
+// WithLogger's logger, not the default one.
+func TestLogger(t *testing.T) {
+	b, text := changeRecord(t, func(store.Record) []byte { return []byte{recordVersion, 9, 1, 2} })
+	var mine, def bytes.Buffer
+	var mu sync.Mutex
+	old := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(lockedWriter{&mu, &def}, nil)))
+	defer slog.SetDefault(old)
+	dir, _ := writeStore(t, b)
+	m, err := New(bg, WithPath(dir), WithNamespace(fixtureNS.User, fixtureNS.Agent, fixtureNS.Session), WithShortTerm(8),
+		WithLogger(slog.New(slog.NewTextHandler(lockedWriter{&mu, &mine}, nil))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	load(t, m, text)
+	m.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(mine.String(), "skipping a damaged record") || def.Len() > 0 {
+		t.Fatalf("WithLogger's logger got %q, the default one %q", mine.String(), def.String())
+	}
+}
