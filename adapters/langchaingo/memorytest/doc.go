@@ -10,4 +10,10 @@
 // turn is in the prompt of a later one. The memory must return a string
 // (langchaingo's executor takes only string inputs) and keep a short
 // conversation whole under its default budget.
+//
+// [Engram] checks what both engram memories share beyond schema.Memory: the
+// options of the same name (WithTokenBudget, the keys and prefixes,
+// WithReturnMessages, WithHalfLife, WithMaxUnits, WithRedundancyThreshold)
+// and Explain's [engram.LoadReport]. ratedistortion and dmem run it from
+// their tests, each mapping [Options] to its own options.
 package memorytest
