@@ -1,7 +1,7 @@
 // Package engram holds the vocabulary every engram memory shares: the memory
 // [Unit], its [Role] and [Flags], the [TokenCounter] and [Scorer] function
-// types, the reward [Step] an agent loop reports, and the errors callers
-// branch on.
+// types, the reward [Step] an agent loop reports, the [LoadReport] every
+// memory's Explain returns, and the errors callers branch on.
 //
 // engram gives LLM agents a long-horizon memory that keeps what matters under a
 // hard token budget. The memories live in subpackages:

@@ -53,5 +53,7 @@
 // memory also finds what other writers of its namespace stored. Writing a
 // store of one's own takes package dmem/store, and dmem/storetest checks
 // it. A Memory is safe for concurrent use; New starts no goroutine.
-// Explain says why a unit was stored, routed, kept or evicted.
+// Explain reports what the last load weighed, kept and dropped, in the
+// shape ratedistortion's Explain has ([engram.LoadReport]); ExplainUnit
+// says why a unit was stored, routed, kept or evicted.
 package dmem

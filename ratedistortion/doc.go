@@ -14,8 +14,10 @@
 //
 // F is monotone submodular, so a second copy of something kept adds little.
 // Selection (internal/knapsack) is exact by branch and bound when few groups
-// compete, otherwise a lazy cost-benefit greedy; [Explanation] reports the
-// gap to an LP upper bound. Each turn is selected on its own (on real
+// compete, otherwise a lazy cost-benefit greedy. [Buffer.Explain] reports
+// what the last load kept and dropped in the shape dmem's has
+// ([engram.LoadReport]); [Buffer.ExplainSelection] adds the gap to an LP
+// upper bound. Each turn is selected on its own (on real
 // dialogue keeping a turn with its reply cost recall); a tool call and its
 // results are one group, kept or dropped together; pinned units always stay.
 // What is kept is rendered in chronological order, after a one-line summary

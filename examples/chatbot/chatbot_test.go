@@ -116,7 +116,7 @@ func TestCommands(t *testing.T) {
 		memory string
 		want   []string
 	}{
-		{"dmem", []string{"kept (", "Remember that my dentist appointment", "Sent a reward of +1", "Sent a reward of -1", "in core", "rewards: 2 sent with :good and :bad; the rewarder delivered 2 events"}},
+		{"dmem", []string{`query "When is my dentist appointment?"`, "kept", "how the kept units came to be in memory", "Remember that my dentist appointment", "Sent a reward of +1", "Sent a reward of -1", "in core", "rewards: 2 sent with :good and :bad; the rewarder delivered 2 events"}},
 		{"rd", []string{`query "When is my dentist appointment?"`, "kept", "dropped", "Sent a reward of +1", "units in the pool", "rewards: 2 sent with :good and :bad; the rewarder delivered 2 events"}},
 		{"window", []string{"last 5 exchanges", "- Human: My sister Alice lives in Lisbon.", "does not learn from feedback", "returned 10 of the 40 messages saved"}},
 		{"token", []string{"newest messages that fit 60 tokens", "- Human: The wifi password is kiwi-7731.", "does not learn from feedback"}},

@@ -86,15 +86,15 @@ func TestRewardsCounted(t *testing.T) {
 	}
 }
 
-// TestWhyCapped: D-MEM's :why lists at most maxDropped of the units it did
-// not return, as rd's does.
+// TestWhyCapped: both engram memories' :why lists at most maxDropped of the
+// units a load did not return, and counts the rest.
 func TestWhyCapped(t *testing.T) {
 	script, err := os.ReadFile(filepath.Join("testdata", "paraphrase.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct{ memory, from, item string }{
-		{"dmem", "stored but not returned", "\n  u"},
+		{"dmem", "", "\n  dropped "},
 		{"rd", "", "\n  dropped "},
 	} {
 		t.Run(tt.memory, func(t *testing.T) {
@@ -161,7 +161,7 @@ func TestDefaultBudgetChooses(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct{ memory, dropped string }{
-		{"dmem", "stored but not returned"},
+		{"dmem", "  dropped "},
 		{"rd", "  dropped "},
 		{"window", "  - Human: "},
 		{"token", "  - Human: "},

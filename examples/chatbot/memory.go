@@ -1,9 +1,7 @@
 package main
 
 import (
-	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -61,13 +59,7 @@ func newBackend(ctx context.Context, c config, llm llms.Model) (*backend, error)
 			return nil, err
 		}
 		b := &backend{rec: &recorder{Memory: m}, sink: m, close: none}
-		b.why = func() string {
-			x, ok := m.Explain()
-			if !ok {
-				return nothingAsked
-			}
-			return strings.TrimSuffix(x.String(), "\n")
-		}
+		b.why = func() string { return whyRD(m) }
 		b.stats = func() string {
 			s := fmt.Sprintf("rd: %d units in the pool (nothing is deleted; each load chooses within %d tokens)", m.Len(), c.budget)
 			if x, ok := m.Explain(); ok {
@@ -205,58 +197,62 @@ func whyRecent(rule string, r *recorder) string {
 	return strings.TrimSuffix(sb.String(), "\n")
 }
 
-// whyDMem explains D-MEM's last load: every stored unit, kept or not, with
-// the route, surprise and priority that decided, and the history of those
-// kept (the units of the last load, by LastLoad).
-func whyDMem(m *dmem.Memory) string {
-	last := m.LastLoad()
-	units := append(m.Units(dmem.RouteCore), m.Units(dmem.RouteShort)...)
-	slices.SortFunc(units, func(a, b engram.Unit) int { return int(a.Seq - b.Seq) })
-	var kept strings.Builder
-	type drop struct {
-		x    dmem.Explanation
-		text string
+// whyEngram is :why for both engram memories: the report of the last
+// load, the same for each (engram.LoadReport), which lists every unit the
+// load kept and the maxDropped most useful of those it dropped, and after
+// it what only that memory can say.
+func whyEngram(m interface {
+	Explain() (engram.LoadReport, bool)
+}, intro string, more func(engram.LoadReport) string) string {
+	x, ok := m.Explain()
+	if !ok {
+		return nothingAsked
 	}
-	var dropped []drop
-	nk := 0
-	for _, u := range units {
-		x, err := m.Explain(u.ID)
-		if errors.Is(err, engram.ErrNotFound) {
-			continue
-		} else if err != nil {
-			return err.Error()
-		}
-		if slices.Contains(last, u.ID) {
-			nk++
-			kept.WriteString(indent(brief(x.String(), 3)))
-		} else {
-			dropped = append(dropped, drop{x, u.Text})
-		}
-	}
-	s := fmt.Sprintf("D-MEM stores what surprised it (core) and a window of recent steps (short); a load packs the units\n"+
-		"that best fuse similarity to your question with salience into the budget.\nkept (%d units):\n%s", nk, kept.String())
-	if len(dropped) > 0 {
-		// The highest priorities first, and only the first few, as rd's
-		// Explain shows its most useful dropped units.
-		slices.SortStableFunc(dropped, func(a, b drop) int { return cmp.Compare(b.x.Priority, a.x.Priority) })
-		s += fmt.Sprintf("stored but not returned (%d units):\n", len(dropped))
-		for i, d := range dropped {
-			if i == maxDropped {
-				s += fmt.Sprintf("  … and %d more\n", len(dropped)-maxDropped)
-				break
-			}
-			s += fmt.Sprintf("  %s %s: δ=%+.3f priority=%.3f %q\n", d.x.ID, d.x.Route, d.x.Delta, d.x.Priority, short(d.text))
-		}
-	}
-	st := m.Stats()
-	if gone := st.Steps - int64(st.Core+st.Short); gone > 0 {
-		s += fmt.Sprintf("not stored (%d steps): routed nowhere, merged into a near-duplicate, overwritten or evicted\n", gone)
-	}
-	return strings.TrimSuffix(s, "\n")
+	return strings.TrimSuffix(intro+x.String()+more(x), "\n")
 }
 
-// maxDropped is how many dropped units :why lists, as ratedistortion's
-// Explanation.String does.
+// whyRD adds to the report how good the selection is: its utility
+// against the knapsack's upper bound.
+func whyRD(m *ratedistortion.Buffer) string {
+	return whyEngram(m, "rd keeps the messages whose loss would cost most for your question, within the budget.\n",
+		func(engram.LoadReport) string {
+			s, ok := m.ExplainSelection()
+			if !ok {
+				return ""
+			}
+			if s.Exact {
+				return fmt.Sprintf("utility %.3f, proven optimal\n", s.Value)
+			}
+			return fmt.Sprintf("utility %.3f, within %.1f%% of the bound %.3f\n", s.Value, 100*s.Gap, s.Bound)
+		})
+}
+
+// whyDMem adds to the report why each kept unit is in memory at all: its
+// route, surprise and priority, and the start of its history.
+func whyDMem(m *dmem.Memory) string {
+	return whyEngram(m, "D-MEM stores what surprised it (core) and a window of recent steps (short); a load packs the candidates\n"+
+		"that best fuse similarity to your question with salience into the budget.\n",
+		func(x engram.LoadReport) string {
+			var sb strings.Builder
+			sb.WriteString("how the kept units came to be in memory:\n")
+			for _, u := range x.Units {
+				if !u.Kept {
+					continue
+				}
+				if e, err := m.ExplainUnit(u.ID); err == nil {
+					sb.WriteString(indent(brief(e.String(), 3)))
+				}
+			}
+			st := m.Stats()
+			if gone := st.Steps - int64(st.Core+st.Short); gone > 0 {
+				fmt.Fprintf(&sb, "not stored (%d steps): routed nowhere, merged into a near-duplicate, overwritten or evicted\n", gone)
+			}
+			return sb.String()
+		})
+}
+
+// maxDropped is how many dropped units :why lists, as
+// engram.LoadReport.String does.
 const maxDropped = 5
 
 func statsDMem(m *dmem.Memory) string {
