@@ -37,3 +37,17 @@ func ExampleStepKind() {
 	fmt.Println(s.Kind, engram.RoleToolResult)
 	// Output: tool_error tool_result
 }
+
+// A LoadReport is what either memory's Explain returns; its String lists
+// the kept units and the most useful dropped ones.
+func ExampleLoadReport() {
+	r := engram.LoadReport{Query: "Where does Priya live?", Budget: 12, Tokens: 9, Units: []engram.UnitReport{
+		{ID: "u0", Role: engram.RoleHuman, Text: "Priya lives in Lisbon.", Tokens: 9, Kept: true, Relevance: 1.2, Utility: 0.9, Why: "relevant"},
+		{ID: "u1", Seq: 1, Role: engram.RoleAI, Text: "Nice.", Tokens: 4, Utility: 0.1, Why: "did not fit the budget"},
+	}}
+	fmt.Print(r)
+	// Output:
+	// query "Where does Priya live?": 9/12 tokens, kept 1 of 2 units
+	//   kept    u0     human tok=9   util=0.900 rel=1.20 relevant: "Priya lives in Lisbon."
+	//   dropped u1     ai    tok=4   util=0.100 rel=0.00 did not fit the budget: "Nice."
+}

@@ -44,3 +44,31 @@ func Example() {
 	// tool: refund API accepted batch 7731
 	// core true
 }
+
+// Explain reports the last load in the shape every engram memory gives:
+// the candidates it weighed, which it kept and why; ExplainUnit a unit's
+// life in memory.
+func ExampleMemory_Explain() {
+	ctx := context.Background()
+	m, err := dmem.New(ctx, dmem.WithTokenBudget(12))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer m.Close()
+	_ = m.SaveContext(ctx, map[string]any{"input": "Priya lives in Lisbon."}, map[string]any{"output": "Nice."})
+	_ = m.SaveContext(ctx, map[string]any{"input": "I had soup for lunch."}, map[string]any{"output": "Yum."})
+	if _, err := m.LoadMemoryVariables(ctx, map[string]any{"input": "Where does Priya live?"}); err != nil {
+		log.Fatal(err)
+	}
+	x, _ := m.Explain()
+	for _, u := range x.Units {
+		fmt.Printf("%s kept=%v: %s\n", u.ID, u.Kept, u.Why)
+	}
+	fmt.Println(x.Tokens <= x.Budget)
+	// Output:
+	// u0 kept=true: relevant, from core memory
+	// u1 kept=true: relevant, from the short-term buffer
+	// u2 kept=false: did not fit the budget
+	// u3 kept=false: did not fit the budget
+	// true
+}

@@ -32,7 +32,7 @@ func ExampleBuffer() {
 	}
 	history := vars["history"].(string)
 	fmt.Println(strings.Contains(history, "marine biologist"))
-	x, _ := mem.ExplainSelection()
+	x, _ := mem.Explain()
 	fmt.Println(x.Tokens <= 60)
 	// Output:
 	// true
@@ -56,7 +56,27 @@ func ExampleWeights() {
 	// Output: true
 }
 
-// Explain says, for the last load, what was kept and dropped and why.
+// Explain says, for the last load, what was kept and dropped and why, in
+// the shape every engram memory gives.
+func ExampleBuffer_Explain() {
+	mem, _ := ratedistortion.New(ratedistortion.WithTokenBudget(16))
+	ctx := context.Background()
+	_ = mem.SaveContext(ctx, map[string]any{"input": "Priya lives in Lisbon."}, map[string]any{"output": "Nice."})
+	_ = mem.SaveContext(ctx, map[string]any{"input": "I had soup."}, map[string]any{"output": "Yum."})
+	_, _ = mem.LoadMemoryVariables(ctx, map[string]any{"input": "Where does Priya live?"})
+	x, _ := mem.Explain()
+	for _, u := range x.Units {
+		fmt.Printf("%s kept=%v: %s\n", u.ID, u.Kept, u.Why)
+	}
+	// Output:
+	// u0 kept=true: worth its tokens, mostly for relevance
+	// u1 kept=false: did not fit the budget
+	// u2 kept=false: did not fit the budget
+	// u3 kept=true: worth its tokens, mostly for recency
+}
+
+// ExplainSelection adds the knapsack's view: whether the selection is
+// proven optimal, and each unit's features and novelty.
 func ExampleExplanation() {
 	mem, _ := ratedistortion.New(ratedistortion.WithTokenBudget(16), ratedistortion.WithSummaryShare(0))
 	ctx := context.Background()
