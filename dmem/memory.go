@@ -170,8 +170,8 @@ func (m *Memory) linesFingerprint() string {
 // commit, never one that an earlier call already returned; after a failed
 // commit that no write has reloaded from yet ([ErrStore]), what is pending
 // was built on the failed writes and is dropped. Later calls that return
-// an error fail with [engram.ErrClosed]; Stats, Units and LastLoad still
-// report what the memory held. Close itself may be called more than once.
+// an error fail with [engram.ErrClosed]; Stats, Units, LastLoad and
+// Explain still report what the memory held. Close itself may be called more than once.
 func (m *Memory) Close() error {
 	m.mu.Lock()
 	if m.closed {
