@@ -43,6 +43,11 @@ type UnitReport struct {
 	Tokens int
 	// Kept reports whether the load returned the unit.
 	Kept bool
+	// Header is the date line the history shows before a kept unit, such
+	// as "[8 May 2023]", when it shows one: before the first unit of each
+	// day of a history said over several days. Its cost counts in the
+	// report's Tokens, not the unit's.
+	Header string
 	// Tier is where the unit came from: [TierWorking] for a one-tier
 	// memory and a working context's own units, [TierLongTerm] for units
 	// recalled from a long-term tier.
@@ -87,6 +92,9 @@ func (r LoadReport) String() string {
 	}
 	for _, u := range r.Units {
 		if u.Kept {
+			if u.Header != "" {
+				fmt.Fprintf(&sb, "  %s\n", u.Header)
+			}
 			fmt.Fprintf(&sb, "  kept    %s\n", u.line())
 		}
 	}

@@ -40,6 +40,9 @@ func TestEngram(t *testing.T) {
 		if o.MaxUnits != 0 {
 			opts = append(opts, dmem.WithMaxUnits(o.MaxUnits))
 		}
+		if o.Clock != nil {
+			opts = append(opts, dmem.WithClock(o.Clock))
+		}
 		if o.RedundancyThreshold != 0 {
 			opts = append(opts, dmem.WithRedundancyThreshold(o.RedundancyThreshold))
 		}

@@ -32,15 +32,20 @@ func (m *Memory) noteLoad(query string, budget int, cs, kept []cand, ids []strin
 	m.noteRetrieved(ids, true)
 	r := &engram.LoadReport{Query: query, Budget: budget, Tokens: m.cost(kept), Units: make([]engram.UnitReport, len(cs))}
 	in := make(map[string]bool, len(kept))
-	for _, c := range kept {
+	header := make(map[string]string)
+	hs := headers(kept)
+	for i, c := range kept {
 		in[c.id] = true
+		if hs != nil && hs[i] != "" {
+			header[c.id] = strings.TrimSuffix(hs[i], "\n")
+		}
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for i, c := range cs {
 		x := engram.UnitReport{
 			ID: c.id, Seq: c.seq, Group: c.group, Role: c.role, Text: c.text, Tokens: c.tokens,
-			Kept: in[c.id], Relevance: c.rel, Utility: c.score,
+			Kept: in[c.id], Header: header[c.id], Relevance: c.rel, Utility: c.score,
 			Features: engram.Features{Tokens: c.tokens, Role: c.role},
 		}
 		route := RouteCore // a unit another writer stored

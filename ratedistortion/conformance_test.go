@@ -39,6 +39,9 @@ func TestEngram(t *testing.T) {
 		if o.MaxUnits != 0 {
 			opts = append(opts, ratedistortion.WithMaxUnits(o.MaxUnits))
 		}
+		if o.Clock != nil {
+			opts = append(opts, ratedistortion.WithClock(o.Clock))
+		}
 		if o.RedundancyThreshold != 0 {
 			opts = append(opts, ratedistortion.WithRedundancyThreshold(o.RedundancyThreshold))
 		}

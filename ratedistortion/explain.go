@@ -42,6 +42,9 @@ type UnitReport struct {
 	Time  time.Time
 	// Kept reports whether the unit was returned.
 	Kept bool
+	// Header is the date line shown before the unit, if any (see
+	// [engram.UnitReport]).
+	Header string
 	// Tokens is the unit's cost as rendered.
 	Tokens int
 	// Features are what the scorer saw; Utility what it gave.
@@ -98,6 +101,7 @@ func (s *selection) explanation() *Explanation {
 		r := UnitReport{
 			ID: u.e.unit.ID, Seq: u.e.unit.Seq, Group: u.e.unit.Group, Role: u.e.unit.Role,
 			Text: u.e.unit.Text, Time: u.e.unit.Time, Kept: s.kept[i], Tokens: u.cost,
+			Header:   strings.TrimSuffix(s.headers[i], "\n"),
 			Features: u.features, Utility: u.utility,
 			Tier: u.e.tier(), Recalled: u.e.origin != "" && s.recalled[u.e.origin],
 		}
@@ -119,7 +123,7 @@ func (x Explanation) Report() engram.LoadReport {
 	for i, u := range x.Units {
 		r.Units[i] = engram.UnitReport{
 			ID: u.ID, Seq: u.Seq, Group: u.Group, Role: u.Role, Text: u.Text, Time: u.Time, Tokens: u.Tokens,
-			Kept: u.Kept, Tier: u.Tier, Relevance: u.Features.Relevance, Utility: u.Utility,
+			Kept: u.Kept, Header: u.Header, Tier: u.Tier, Relevance: u.Features.Relevance, Utility: u.Utility,
 			Features: u.Features, Why: u.why(),
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/tokens"
@@ -26,6 +27,7 @@ type Options struct {
 	HalfLife                       float64
 	MaxUnits                       int
 	RedundancyThreshold            float64
+	Clock                          func() time.Time
 }
 
 // Explainer is a memory that reports what its last load kept and dropped,
@@ -44,8 +46,8 @@ type NewFunc func(t *testing.T, o Options) (Explainer, error)
 // the common options mean the same thing, bad values of them are refused
 // with [engram.ErrInvalidOption], the budget holds by an exact cl100k_base
 // count, and Explain reports the last load: false before any, then every
-// returned line as a kept unit, in order, the rest as dropped, and the
-// returned history's exact cost.
+// returned line as a kept unit or the date header before one, in order,
+// the rest as dropped, and the returned history's exact cost.
 func Engram(t *testing.T, newMemory NewFunc) {
 	t.Run("Budget", func(t *testing.T) { budget(t, newMemory) })
 	t.Run("Keys", func(t *testing.T) { keys(t, newMemory) })
@@ -275,11 +277,32 @@ func explain(t *testing.T, newMemory NewFunc) {
 	if _, ok := m.Explain(); ok {
 		t.Fatal("Explain reports a load after Clear")
 	}
+
+	// Said over several days, the history comes under date headers,
+	// which the report places before their units and counts.
+	day := time.Date(2023, 5, 8, 9, 0, 0, 0, time.UTC)
+	for _, b := range []int{60, 400} {
+		clock := day
+		o := Options{TokenBudget: b, Clock: func() time.Time { clock = clock.Add(7 * time.Hour); return clock }}
+		m := mustNew(t, newMemory, o)
+		saveAll(t, m, conversation()[:12])
+		headed := false
+		for _, q := range queries {
+			checkReport(t, m, o, q, b, loadString(t, m, "history", q))
+			r, _ := m.Explain()
+			for _, u := range r.Units {
+				headed = headed || u.Header != ""
+			}
+		}
+		if !headed {
+			t.Errorf("budget %d: a history said over several days reports no date header", b)
+		}
+	}
 }
 
 // checkReport checks m's report of the load of query that returned history
-// h within budget: every line a kept unit's, in order, and a dropped unit's
-// none, Tokens h's exact cost.
+// h within budget: every line a kept unit's or its date header, in order,
+// and a dropped unit's none, Tokens h's exact cost.
 func checkReport(t *testing.T, m Explainer, o Options, query string, budget int, h string) {
 	t.Helper()
 	r, ok := m.Explain()
@@ -307,6 +330,12 @@ func checkReport(t *testing.T, m Explainer, o Options, query string, budget int,
 		}
 		if u.Why == "" {
 			t.Errorf("query %q: unit %s has no Why", query, u.ID)
+		}
+		if u.Header != "" && !u.Kept {
+			t.Fatalf("query %q: dropped unit %s has the header %q", query, u.ID, u.Header)
+		}
+		if u.Header != "" {
+			kept = append(kept, u.Header)
 		}
 		if u.Kept {
 			kept = append(kept, label+": "+u.Text)
