@@ -123,7 +123,7 @@ func TestLoadRecallsFromLongTerm(t *testing.T) {
 	if n := tokens.Default().Count(h); n > 120 {
 		t.Errorf("history costs %d tokens, budget 120", n)
 	}
-	ex, ok := b.Explain()
+	ex, ok := b.ExplainSelection()
 	if !ok {
 		t.Fatal("no explanation")
 	}
