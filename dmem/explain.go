@@ -18,45 +18,59 @@ import (
 func (m *Memory) Explain() (engram.LoadReport, bool) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	if m.report == nil {
+	if m.loaded == nil {
 		return engram.LoadReport{}, false
 	}
-	r := *m.report
-	r.Units = slices.Clone(r.Units)
-	return r, true
+	return m.report(m.loaded), true
+}
+
+// loadNote is what a load weighed and returned, kept for Explain, which
+// builds its report on demand: loads are many and explanations few.
+type loadNote struct {
+	query    string
+	budget   int
+	cs, kept []cand // kept in line order
+	tokens   int
 }
 
 // noteLoad notes what a load for query within budget weighed (cs) and
 // returned (kept, in line order; ids theirs): as retrieved, and for Explain.
 func (m *Memory) noteLoad(query string, budget int, cs, kept []cand, ids []string) {
 	m.noteRetrieved(ids, true)
-	r := &engram.LoadReport{Query: query, Budget: budget, Tokens: m.cost(kept), Units: make([]engram.UnitReport, len(cs))}
-	in := make(map[string]bool, len(kept))
+	n := &loadNote{query: query, budget: budget, cs: cs, kept: kept}
+	m.mu.Lock()
+	m.loaded = n
+	m.mu.Unlock()
+}
+
+// report builds the LoadReport of n. A unit's time, admission features and
+// route are read as the memory holds them now. m.mu is held.
+func (m *Memory) report(n *loadNote) engram.LoadReport {
+	r := engram.LoadReport{Query: n.query, Budget: n.budget, Tokens: m.cost(n.kept), Units: make([]engram.UnitReport, len(n.cs))}
+	in := make(map[string]bool, len(n.kept))
 	header := make(map[string]string)
-	hs := headers(kept)
-	for i, c := range kept {
+	hs := headers(n.kept)
+	for i, c := range n.kept {
 		in[c.id] = true
 		if hs != nil && hs[i] != "" {
 			header[c.id] = strings.TrimSuffix(hs[i], "\n")
 		}
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for i, c := range cs {
+	for i, c := range n.cs {
 		x := engram.UnitReport{
-			ID: c.id, Seq: c.seq, Group: c.group, Role: c.role, Text: c.text, Tokens: c.tokens,
+			ID: c.id, Seq: c.seq, Group: c.group, Role: c.role, Text: c.text, Time: c.at, Tokens: c.tokens,
 			Kept: in[c.id], Header: header[c.id], Relevance: c.rel, Utility: c.score,
 			Features: engram.Features{Tokens: c.tokens, Role: c.role},
 		}
 		route := RouteCore // a unit another writer stored
 		if u, ok := m.byID[c.id]; ok {
-			x.Time, x.Features, route = u.Time, admission(u), u.Route
+			x.Features, route = admission(u), u.Route
 		}
 		x.Why = why(x, route)
 		r.Units[i] = x
 	}
 	slices.SortStableFunc(r.Units, func(a, b engram.UnitReport) int { return cmp.Compare(a.Seq, b.Seq) })
-	m.report = r
+	return r
 }
 
 // why says what decided x, a unit of route, in a few words.

@@ -56,7 +56,7 @@ type Memory struct {
 	dirty     map[*unit]struct{}
 	seqEnd    int64 // sequence numbers below it, from st.Seq on, are reserved
 
-	report *engram.LoadReport // what the latest LoadMemoryVariables weighed, for Explain
+	loaded *loadNote // what the latest LoadMemoryVariables weighed, for Explain
 }
 
 var (
@@ -150,7 +150,7 @@ func (m *Memory) reset() {
 	m.openHuman = -1
 	m.retrieved = nil
 	m.lastLoad = nil
-	m.report = nil
+	m.loaded = nil
 	m.dirty = make(map[*unit]struct{})
 	m.seqEnd = 0
 }

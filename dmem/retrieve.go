@@ -78,6 +78,7 @@ type cand struct {
 	rel    float64 // relevance to the query
 	score  float64
 	dep    string // id of the candidate it cannot be shown without (see depends), or ""
+	u      *unit  // the resident unit, nil for another writer's
 }
 
 // LoadMemoryVariables returns the history to show the model: among the
@@ -244,7 +245,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 		}
 		seen[u] = true
 		cs = append(cs, cand{id: u.ID, role: u.Role, text: u.Text, seq: u.Seq, group: u.Group, tokens: u.Tokens,
-			at: u.Time, vec: u.Embedding, meta: u.Meta, sal: m.priorityAt(u, now), rel: r})
+			at: u.Time, u: u, vec: u.Embedding, meta: u.Meta, sal: m.priorityAt(u, now), rel: r})
 		rel = append(rel, r)
 	}
 	var near []*unit        // resident units among the nearest
@@ -331,19 +332,22 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 	}
 	// The turns a candidate cannot be shown without, and those that
 	// cannot be shown without it, join it, and are packed with it.
+	// Neighbours are found by slot, the resident units in step order.
 	for i := 0; i < len(cs); i++ {
-		u := m.byID[cs[i].id]
-		if u == nil {
+		u := cs[i].u
+		if u == nil || m.words.unit(u.slot) != u {
 			continue
 		}
-		for k := int64(1); k <= correctionReach; k++ {
-			if v := m.byID[idOf(u.Seq-k)]; v != nil && depends(u, v, k) {
-				add(v, 0)
-				if cs[i].dep == "" {
-					cs[i].dep = v.ID
+		for k := 1; k <= correctionReach; k++ {
+			if u.facts.Qualifies || u.facts.Corrects {
+				if v := m.words.unit(m.words.Near(u.slot, -k)); v != nil && depends(u, v, int64(k)) {
+					add(v, 0)
+					if cs[i].dep == "" {
+						cs[i].dep = v.ID
+					}
 				}
 			}
-			if v := m.byID[idOf(u.Seq+k)]; v != nil && depends(v, u, k) {
+			if v := m.words.unit(m.words.Near(u.slot, k)); v != nil && (v.facts.Qualifies || v.facts.Corrects) && depends(v, u, int64(k)) {
 				add(v, 0)
 			}
 		}
