@@ -106,6 +106,7 @@ type selection struct {
 	items    []knapsack.Item // the knapsack's items, which sol reads
 	members  [][]int         // by item: its units
 	own      []int           // backing of the one-unit members
+	order    []int           // the units\' numbers in relevance\'s scores, by position in units
 	reserve  int             // tokens left for the summary
 	recalled map[string]bool // origins the long-term tier returned for this load
 	headers  map[int]string  // by unit: the date header shown before it, if any (see dateHeaders)
@@ -217,11 +218,11 @@ func (b *Buffer) selectUnits(query string, qvec []float32) (*selection, error) {
 		s = &selection{}
 	}
 	b.spare = nil
-	order := b.chronological()
+	order := b.chronological(s.order)
 	n := len(order)
 	*s = selection{b: b, query: query, budget: b.opts.budget,
 		units: grow(s.units, n), kept: grow(s.kept, n), own: grow(s.own, n),
-		items: s.items[:0], members: s.members[:0]}
+		items: s.items[:0], members: s.members[:0], order: order}
 	rel := b.relevance(query, qvec)
 	var itemOfGroup map[int64]int // made for the first tool call
 	lastGroup, lastItem := int64(-1), -1

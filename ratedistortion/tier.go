@@ -156,12 +156,12 @@ func (b *Buffer) entryAt(d int) *entry {
 	return b.guests[d-len(b.pool)]
 }
 
-// chronological returns the pool's units and the guests, numbered as
-// entryAt does, in time order: the pool in its own order, each guest
+// chronological returns, appended to order[:0], the pool's units and the
+// guests, numbered as entryAt does, in time order: the pool in its own order, each guest
 // before the first pool unit saved after it. b.mu is held.
-func (b *Buffer) chronological() []int {
+func (b *Buffer) chronological(order []int) []int {
 	n, m := len(b.pool), len(b.guests)
-	order := make([]int, 0, n+m)
+	order = order[:0]
 	if m == 0 {
 		for i := range n {
 			order = append(order, i)

@@ -29,6 +29,24 @@ func (s *selection) keep(sol knapsack.Solution) {
 // memvars.DayHeaders).
 func (s *selection) dateHeaders(count func(string) int) {
 	s.headers, s.headTok = nil, 0
+	// Most loads keep units of one day: find out before allocating.
+	var first *time.Time
+	multi := false
+	for i := range s.units {
+		if !s.kept[i] {
+			continue
+		}
+		t := &s.units[i].e.unit.Time
+		if first == nil {
+			first = t
+		} else if !memvars.SameDay(*first, *t) {
+			multi = true
+			break
+		}
+	}
+	if !multi {
+		return
+	}
 	var at []int
 	var times []time.Time
 	for i, u := range s.units {
