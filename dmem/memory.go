@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/engram-go/engram/internal/facts"
 	"math"
 	"slices"
 	"strings"
@@ -51,6 +50,7 @@ type Memory struct {
 	st        state
 	pending   *pendingStep // the latest step, whose transition is open
 	openHuman int64        // group of a human turn awaiting its reply, or -1
+	openCall  int64        // group of the tool call the next tool results answer, or -1
 	retrieved []string     // ids the latest load returned, until consolidated
 	lastLoad  []string     // ids the latest LoadMemoryVariables returned
 	dirty     map[*unit]struct{}
@@ -147,7 +147,7 @@ func (m *Memory) reset() {
 	m.novelty, m.rpe = noveltyGate(), rewardGate()
 	m.st = state{Lines: m.linesFingerprint()}
 	m.pending = nil
-	m.openHuman = -1
+	m.openHuman, m.openCall = -1, -1
 	m.retrieved = nil
 	m.lastLoad = nil
 	m.loaded = nil
@@ -523,7 +523,7 @@ func (m *Memory) step(d *draft, b *batch) string {
 			ID: idOf(seq), Seq: seq, Group: m.groupFor(d.role), Role: d.role, Text: d.text,
 			Time: d.at, Tokens: d.tokens, Embedding: d.vec, Flags: d.flags,
 		},
-		Kind: d.kind, Meta: d.meta, heapIdx: -1, slot: -1, Fresh: -1, facts: facts.Analyse(d.text),
+		Kind: d.kind, Meta: d.meta, heapIdx: -1, slot: -1, Fresh: -1, facts: analysis(d.text, d.role),
 	}
 	near, sim := m.lsh.nearest(d.vec)
 	c := max(sim, m.seen.best(d.vec))
@@ -731,9 +731,24 @@ func (m *Memory) groupFor(r engram.Role) int64 {
 			m.st.Group++
 		}
 		m.openHuman = -1
+	case engram.RoleToolCall:
+		m.st.Group++
+		m.openHuman, m.openCall = -1, g
+	case engram.RoleToolResult:
+		// A result answers the call just observed: the two are kept or
+		// dropped together.
+		if m.openCall >= 0 {
+			g = m.openCall
+		} else {
+			m.st.Group++
+		}
+		m.openHuman = -1
 	default:
 		m.st.Group++
-		m.openHuman = -1
+		m.openHuman, m.openCall = -1, -1
+	}
+	if r == engram.RoleHuman || r == engram.RoleAI {
+		m.openCall = -1
 	}
 	return g
 }

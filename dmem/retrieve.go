@@ -13,6 +13,7 @@ import (
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem/store"
 	"github.com/engram-go/engram/embed"
+	"github.com/engram-go/engram/internal/facts"
 	"github.com/engram-go/engram/internal/knapsack"
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
@@ -360,6 +361,17 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 // come and still take it back: the other speaker's reply may come between.
 const correctionReach = 3
 
+// analysis is facts.Analyse of a unit's text, the speaker its role's name
+// when the text names none: a turn without a "Name:" opening is the
+// user's or the model's.
+func analysis(text string, r engram.Role) facts.Analysis {
+	a := facts.Analyse(text)
+	if a.Speaker == "" {
+		a.Speaker = r.String()
+	}
+	return a
+}
+
 // depends reports whether u, k turns after v, cannot be shown without it:
 // it qualifies the turn just before it ("but not green apples") or, from
 // the same speaker, corrects it ("no, I said Tuesday"; internal/facts).
@@ -436,7 +448,16 @@ func (m *Memory) pack(cs []cand, budget int) ([]cand, error) {
 		// depends on another with it.
 		k, ok := 0, false
 		if c.dep != "" {
-			k, ok = itemOfID[c.dep]
+			// A correction stays with what it corrects while the two fit
+			// the budget; a qualifying turn within half of it, so that a
+			// chain of "but"s cannot grow past what a load can show.
+			room := budget / 2
+			if c.u != nil && c.u.facts.Corrects {
+				room = budget
+			}
+			if k, ok = itemOfID[c.dep]; ok && items[k].Cost+max(c.tokens, 1) > room {
+				ok = false
+			}
 		}
 		if !ok && c.role != engram.RoleHuman && c.role != engram.RoleAI {
 			if itemOf == nil {

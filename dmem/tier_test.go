@@ -65,7 +65,8 @@ func TestDemoteAndRecall(t *testing.T) {
 
 func TestDateHeadersAndDependentTurns(t *testing.T) {
 	together := 0
-	for budget := 20; budget <= 90; budget += 5 {
+	// From 35 tokens, the statement and its correction fit together.
+	for budget := 35; budget <= 90; budget += 5 {
 		at := time.Date(2023, 5, 8, 10, 0, 0, 0, time.UTC)
 		m := newMemory(t, WithTokenBudget(budget), WithClock(func() time.Time { return at }))
 		save(t, m, "Ana: The team meeting is on Monday at 9 am.", "")
@@ -91,5 +92,43 @@ func TestDateHeadersAndDependentTurns(t *testing.T) {
 	}
 	if together == 0 {
 		t.Error("the statement and its correction were never kept")
+	}
+}
+
+// A correction without a "Name:" opening attaches to its speaker's
+// statement, not to the reply between them (found by review: the
+// speaker was "" for both, and the reply came first).
+func TestCorrectionWithoutSpeakerName(t *testing.T) {
+	for budget := 45; budget <= 90; budget += 5 {
+		m := newMemory(t, WithTokenBudget(budget))
+		save(t, m, "The dentist appointment is on Monday at 10.", "Noted, the dentist appointment is Monday.")
+		save(t, m, "No, I said Tuesday, not Monday.", "Sorry, Tuesday it is.")
+		for i := range 6 {
+			save(t, m, fmt.Sprintf("Let's talk about topic %d, gardening and weather.", i), "Sure.")
+		}
+		h := load(t, m, "When is the dentist appointment?")
+		if strings.Contains(h, "on Monday at 10.") && !strings.Contains(h, "I said Tuesday") {
+			t.Errorf("budget %d: the statement without its correction:\n%s", budget, h)
+		}
+	}
+}
+
+// A tool result observed after its call is kept or dropped with it.
+func TestObservedToolResultStaysWithItsCall(t *testing.T) {
+	for budget := 5; budget <= 80; budget += 3 {
+		m := newMemory(t, WithTokenBudget(budget))
+		for i := range 3 {
+			save(t, m, fmt.Sprintf("Let's talk about topic %d, gardening and weather.", i), "Sure.")
+		}
+		save(t, m, "What's the weather in Lyon tomorrow?", "Let me look.")
+		for _, s := range []engram.Step{{Kind: engram.StepToolCall, Text: "Calling weather(Lyon)"}, {Kind: engram.StepToolResult, Text: "weather(Lyon) → 14C, light rain"}} {
+			if err := m.Observe(context.Background(), s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		h := load(t, m, "weather Lyon 14C rain")
+		if call, res := strings.Contains(h, "Calling"), strings.Contains(h, "light rain"); call != res {
+			t.Errorf("budget %d: call %v, result %v:\n%s", budget, call, res, h)
+		}
 	}
 }

@@ -304,7 +304,7 @@ func fromRecord(r store.Record) (*unit, error) {
 	if len(r.Embedding) > 0 {
 		u.Embedding = r.Embedding
 	}
-	u.facts = facts.Analyse(u.Text)
+	u.facts = analysis(u.Text, u.Role)
 	return u, nil
 }
 

@@ -24,6 +24,8 @@ type Buffer struct {
 	// Taken before mu.
 	hist sync.Mutex
 
+	downMu sync.Mutex // serialises hand-downs to the long-term tier (tier.go)
+
 	mu        sync.Mutex // guards everything below
 	pool      []*entry   // chronological; position = lexical document id
 	index     *relevance.Index
@@ -293,7 +295,10 @@ func (b *Buffer) setPinned(id string, on bool) error {
 // unit the last load kept, which the scorer sees as Features.Surprise;
 // [DefaultWeights] raise the utility of units that earned positive reward,
 // so what helped once is kept more readily. NaN and infinite rewards give
-// [engram.ErrInvalidInput].
+// [engram.ErrInvalidInput]. If the last load showed units recalled from a
+// long-term tier ([WithLongTerm]), r is passed on to the tier; an error of
+// the tier's is returned after the buffer has taken the reward itself, so
+// a caller must not reward again.
 func (b *Buffer) Reward(ctx context.Context, r float64) error {
 	if math.IsNaN(r) || math.IsInf(r, 0) {
 		return fmt.Errorf("ratedistortion: reward %v: %w", r, engram.ErrInvalidInput)

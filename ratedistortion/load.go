@@ -239,9 +239,13 @@ func (b *Buffer) selectUnits(query string, qvec []float32) (*selection, error) {
 		// earlier call.
 		k, ok := 0, false
 		s.units[i].e = e
-		if j := dependsOn(s, i); j >= 0 {
+		if j := dependsOn(s, i); j >= 0 && len(e.toolIDs) == 0 && !e.unit.Flags.Has(engram.FlagPinned) &&
+			!items[s.units[j].item].Forced && items[s.units[j].item].Cost+cost <= dependentRoom(e, b.opts.budget) {
 			// "But not green apples" means nothing without the turn
-			// before it, nor "no, I said Tuesday" with it: one item.
+			// before it, nor "no, I said Tuesday" with it: one item —
+			// within dependentRoom, so that a chain of "but"s cannot grow
+			// past what a load can show, and never a pinned one, whose
+			// dependents compete on their own.
 			k, ok = s.units[j].item, true
 			lastGroup = -1
 		} else if len(e.toolIDs) > 0 {
@@ -298,7 +302,7 @@ func (b *Buffer) selectUnits(query string, qvec []float32) (*selection, error) {
 	s.sol, s.items, s.members = sol, items, members
 	s.keep(sol)
 	b.fitHeaders(s, selBudget, edges)
-	s.reserve = s.budget - sol.Cost // everything unused goes to the summary
+	s.reserve = s.budget - s.sol.Cost - s.headTok // everything unused goes to the summary
 	return s, nil
 }
 

@@ -5,8 +5,10 @@ import (
 	"context"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
 )
 
@@ -19,17 +21,20 @@ import (
 // holds them.
 const maxCached = 512
 
-// handDown passes the units the cap let go to the long-term tier. A failure
+// handDown passes the units the cap let go to the long-term tier, oldest
+// first: hand-downs are serialised (downMu), so concurrent saves deliver in
+// order, and a batch leaves the queue only once the tier took it. A failure
 // of the tier is not the save's: it is logged, and the units stay queued
-// for the next save or load to hand down, unless the buffer is cleared
-// meanwhile.
+// for the next save or load to hand down (a panicking tier leaves them
+// queued too), unless the buffer is cleared meanwhile.
 func (b *Buffer) handDown(ctx context.Context) {
 	if b.opts.longTerm == nil {
 		return
 	}
+	b.downMu.Lock()
+	defer b.downMu.Unlock()
 	b.mu.Lock()
-	ds, cleared := b.demoted, b.cleared
-	b.demoted = nil
+	ds, cleared := slices.Clone(b.demoted), b.cleared
 	b.mu.Unlock()
 	if len(ds) == 0 {
 		return
@@ -37,13 +42,14 @@ func (b *Buffer) handDown(ctx context.Context) {
 	if err := b.opts.longTerm.Demote(ctx, ds); err != nil {
 		b.opts.logger.Warn("ratedistortion: long-term tier: demote failed; will retry",
 			"units", len(ds), "error", err)
-		b.mu.Lock()
-		if b.cleared == cleared {
-			b.demoted = append(ds, b.demoted...)
-		}
-		b.mu.Unlock()
 		return
 	}
+	b.mu.Lock()
+	if b.cleared == cleared {
+		// Only this hand-down takes from the front; saves append behind.
+		b.demoted = slices.Delete(b.demoted, 0, len(ds))
+	}
+	b.mu.Unlock()
 	b.opts.logger.Debug("ratedistortion: long-term tier: demoted units", "units", len(ds))
 }
 
@@ -64,7 +70,9 @@ func (b *Buffer) recall(ctx context.Context, query string) (map[string]bool, []*
 	var fresh []engram.Unit
 	b.mu.Lock()
 	for _, u := range us {
-		if u.ID == "" || u.Text == "" || got[u.ID] {
+		// Cleaned as a saved text is: a tier may return anything.
+		u.Text = memvars.Clean(u.Text)
+		if u.ID == "" || strings.TrimSpace(u.Text) == "" || got[u.ID] {
 			continue
 		}
 		got[u.ID] = true

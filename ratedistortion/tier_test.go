@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -221,5 +222,74 @@ func TestTypedNilLongTerm(t *testing.T) {
 	var m *dmem.Memory
 	if _, err := New(WithLongTerm(m)); !errors.Is(err, engram.ErrInvalidOption) {
 		t.Errorf("New(WithLongTerm(nil *dmem.Memory)): %v, want ErrInvalidOption", err)
+	}
+}
+
+// orderTier records what it is handed and fails or panics on demand.
+type orderTier struct {
+	fakeTier
+	panicNext bool
+}
+
+func (o *orderTier) Demote(ctx context.Context, us []engram.Demoted) error {
+	o.mu.Lock()
+	p := o.panicNext
+	o.panicNext = false
+	o.mu.Unlock()
+	if p {
+		panic("tier bug")
+	}
+	return o.fakeTier.Demote(ctx, us)
+}
+
+// Concurrent saves hand units down oldest first, and a panicking tier
+// loses none (found by review).
+func TestHandDownOrderAndPanics(t *testing.T) {
+	lt := &orderTier{}
+	b := newBuffer(t, WithTokenBudget(60), WithMaxUnits(2), WithLongTerm(lt), quiet)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 20 {
+				save(t, b, fmt.Sprintf("g%d turn %d", g, i), "")
+			}
+		}()
+	}
+	wg.Wait()
+	b.mu.Lock()
+	queued := len(b.demoted)
+	b.mu.Unlock()
+	seqs := make(map[string]int64)
+	for _, u := range b.Units() {
+		seqs[u.Text] = u.Seq
+	}
+	lt.mu.Lock()
+	held := slices.Clone(lt.held)
+	lt.mu.Unlock()
+	for i := 1; i < len(held); i++ {
+		if held[i].Seq <= held[i-1].Seq {
+			t.Fatalf("handed down out of order: seq %d after %d", held[i].Seq, held[i-1].Seq)
+		}
+	}
+	if n := len(held) + queued + len(seqs); n != 160 {
+		t.Errorf("handed down %d + queued %d + pool %d = %d, want 160", len(held), queued, len(seqs), n)
+	}
+
+	lt.mu.Lock()
+	lt.panicNext = true
+	before := len(lt.held)
+	lt.mu.Unlock()
+	func() {
+		defer func() { recover() }()
+		save(t, b, "the turn whose save meets a panicking tier", "")
+	}()
+	save(t, b, "the next turn", "")
+	lt.mu.Lock()
+	after := len(lt.held)
+	lt.mu.Unlock()
+	if after-before < 2 {
+		t.Errorf("after a panicking demotion the tier got %d more units, want the queued ones too", after-before)
 	}
 }

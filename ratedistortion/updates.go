@@ -132,3 +132,15 @@ func dependsOn(s *selection, i int) int {
 	}
 	return -1
 }
+
+// dependentRoom is the most tokens a unit and those it depends on may cost
+// together and still be one item: a correction stays with what it
+// corrects while the two fit the budget (shown alone, the statement would
+// say the wrong value); a qualifying turn within half of it, so that a
+// chain of "but"s leaves room and its first statement can still be shown.
+func dependentRoom(e *entry, budget int) int {
+	if e.corrects {
+		return budget
+	}
+	return budget / 2
+}

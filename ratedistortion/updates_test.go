@@ -1,12 +1,14 @@
 package ratedistortion
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/engram-go/engram/tokens"
+	"github.com/tmc/langchaingo/llms"
 )
 
 // dayClock is a clock a test moves from day to day.
@@ -94,6 +96,81 @@ func TestDependentTurnsStayTogether(t *testing.T) {
 		}
 		if len(kept) != 2 || kept[0] != kept[1] {
 			t.Errorf("Explain: %q and %q kept %v", c.first, c.then, kept)
+		}
+	}
+}
+
+// The summary's share is what the kept units and their date headers leave
+// (found by review: it was what the first solution left, headers not
+// counted).
+func TestSummaryAndHeadersStayInBudget(t *testing.T) {
+	counter := tokens.Default()
+	for _, share := range []float64{0.1, 0.3} {
+		for budget := 20; budget <= 120; budget += 7 {
+			c := &dayClock{at: time.Date(2023, 5, 8, 10, 0, 0, 0, time.UTC)}
+			b := newBuffer(t, WithTokenBudget(budget), WithSummaryShare(share), WithClock(c.now))
+			for i := range 12 {
+				c.at = c.at.Add(13 * time.Hour)
+				save(t, b, fmt.Sprintf("Dr. Alvarez said to take the pills twice a day, note %d. My sister Priya moved to Lisbon.", i), "Noted, thanks.")
+			}
+			h := load(t, b, "Where did Priya move?")
+			if n := counter.Count(h); n > budget {
+				t.Errorf("share %v, budget %d: %d tokens:\n%s", share, budget, n, h)
+			}
+		}
+	}
+}
+
+// A chain of "but" turns is not one item past half the budget, and a pin
+// does not make the chain forced (found by review: the chain became one
+// unshowable item, and pinning its head made every load fail).
+func TestButChainsStayShowable(t *testing.T) {
+	b := newBuffer(t, WithTokenBudget(100))
+	save(t, b, "My sister Priya moved to Lisbon in 2019.", "But that's far away.")
+	for i := range 40 {
+		save(t, b, fmt.Sprintf("But the weather in town %d is mild.", i), fmt.Sprintf("But town %d gets rain.", i))
+	}
+	if h := load(t, b, "Where did Priya move?"); !strings.Contains(h, "moved to Lisbon") {
+		t.Errorf("the fact at the head of a chain of buts was not shown:\n%s", h)
+	}
+	if err := b.Pin(b.Units()[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if h := load(t, b, "Where did Priya move?"); !strings.Contains(h, "moved to Lisbon") {
+		t.Errorf("after the pin:\n%s", h)
+	}
+}
+
+// A tool call whose text opens with "But" stays with its result (found by
+// review: the dependency took it out of its tool group).
+func TestQualifyingToolCallKeepsItsResult(t *testing.T) {
+	for budget := 5; budget <= 80; budget++ {
+		b := newBuffer(t, WithTokenBudget(budget), WithReturnMessages(true))
+		for i := range 3 {
+			save(t, b, fmt.Sprintf("Let's talk about topic %d, gardening and weather, nothing important.", i), fmt.Sprintf("Sure, topic %d is nice.", i))
+		}
+		err := b.AddMessages(context.Background(), llms.HumanChatMessage{Content: "What's the weather in Lyon tomorrow?"},
+			llms.AIChatMessage{Content: "But first, let me check the forecast.", ToolCalls: []llms.ToolCall{{ID: "c1", FunctionCall: &llms.FunctionCall{Name: "weather", Arguments: `{"city":"Lyon"}`}}}},
+			llms.ToolChatMessage{ID: "c1", Content: "Lyon tomorrow: 14C, light rain"},
+			llms.AIChatMessage{Content: "It will be 14C with light rain in Lyon."})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := b.LoadMemoryVariables(context.Background(), map[string]any{"input": "weather Lyon 14C rain"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		call, result := false, false
+		for _, m := range v["history"].([]llms.ChatMessage) {
+			switch m := m.(type) {
+			case llms.AIChatMessage:
+				call = call || strings.Contains(m.Content, "check the forecast")
+			case llms.ToolChatMessage:
+				result = true
+			}
+		}
+		if call != result {
+			t.Errorf("budget %d: tool call %v, result %v", budget, call, result)
 		}
 	}
 }

@@ -226,11 +226,21 @@ func Message(role engram.Role, text, toolID string) llms.ChatMessage {
 // A history said over several days shows when each thing was said — a
 // fact that changed shows when each value was said, and a question about
 // when something happened has its answer's date — and one said within a
-// day needs no header.
+// day needs no header. Days are those of the first known time's zone, so
+// that one instant reads as one day whatever zone each time carries; a
+// zero time is no day: its unit gets no header, and a header is shown
+// again after it only when the day changes.
 func DayHeaders(times []time.Time) []string {
+	var loc *time.Location
+	var first time.Time
 	multi := false
-	for _, t := range times[min(1, len(times)):] {
-		if !SameDay(t, times[0]) {
+	for _, t := range times {
+		if t.IsZero() {
+			continue
+		}
+		if loc == nil {
+			loc, first = t.Location(), t
+		} else if !SameDay(first, t.In(loc)) {
 			multi = true
 			break
 		}
@@ -239,10 +249,15 @@ func DayHeaders(times []time.Time) []string {
 		return nil
 	}
 	out := make([]string, len(times))
+	var last time.Time
 	for i, t := range times {
-		if i == 0 || !SameDay(t, times[i-1]) {
+		if t.IsZero() {
+			continue
+		}
+		if t = t.In(loc); last.IsZero() || !SameDay(t, last) {
 			out[i] = "[" + t.Format("2 January 2006") + "]\n"
 		}
+		last = t
 	}
 	return out
 }

@@ -2,7 +2,9 @@ package memvars
 
 import (
 	"errors"
+	"reflect"
 	"testing"
+	"time"
 
 	"github.com/engram-go/engram"
 )
@@ -108,6 +110,32 @@ func TestStep(t *testing.T) {
 		role, text := Step(engram.Step{Kind: tt.kind, Text: tt.text})
 		if got := Line(Label(role, "Human", "AI"), text); got != tt.want {
 			t.Errorf("%s step renders %q, want %q", tt.kind, got, tt.want)
+		}
+	}
+}
+
+func TestDayHeaders(t *testing.T) {
+	ny, _ := time.LoadLocation("America/New_York")
+	tokyo, _ := time.LoadLocation("Asia/Tokyo")
+	if ny == nil || tokyo == nil {
+		ny, tokyo = time.FixedZone("NY", -4*3600), time.FixedZone("JST", 9*3600)
+	}
+	at := time.Date(2023, 5, 8, 10, 0, 0, 0, ny)
+	for _, c := range []struct {
+		name  string
+		times []time.Time
+		want  []string
+	}{
+		{"one day", []time.Time{at, at.Add(time.Hour)}, nil},
+		{"two days", []time.Time{at, at.AddDate(0, 0, 1)}, []string{"[8 May 2023]\n", "[9 May 2023]\n"}},
+		// One instant an hour apart, shown in two zones: one day.
+		{"zones", []time.Time{at, at.Add(time.Hour).In(tokyo), at.Add(2 * time.Hour)}, nil},
+		{"zero time", []time.Time{{}, at, at.AddDate(0, 0, 1), {}, at.AddDate(0, 0, 1)}, []string{"", "[8 May 2023]\n", "[9 May 2023]\n", "", ""}},
+		{"only zero", []time.Time{{}, {}}, nil},
+		{"empty", nil, nil},
+	} {
+		if got := DayHeaders(c.times); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
 	}
 }
