@@ -53,6 +53,11 @@
 // memory also finds what other writers of its namespace stored. Writing a
 // store of one's own takes package dmem/store, and dmem/storetest checks
 // it. A Memory is safe for concurrent use; New starts no goroutine.
+// A Memory is also an [engram.LongTerm]: under ratedistortion.WithLongTerm
+// it takes the units a working context lets go ([Memory.Demote]) and
+// answers its loads ([Memory.Recall]). A load said over several days shows
+// each day's units under a date header, and keeps a correction or
+// qualifying turn with the turn it depends on, as ratedistortion does.
 // Explain reports what the last load weighed, kept and dropped, in the
 // shape ratedistortion's Explain has ([engram.LoadReport]); ExplainUnit
 // says why a unit was stored, routed, kept or evicted.

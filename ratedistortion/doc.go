@@ -36,6 +36,19 @@
 // [WithReturnMessages] texts come back as saved: there the role is the
 // message's type, not a label in its text.
 //
+// When the kept units were said on more than one day, each day's units come
+// under a date header, "[8 May 2023]", counted in the budget: a fact that
+// changed shows when each value was said. A turn that qualifies the one
+// before it ("but not green apples") or corrects what its speaker just said
+// ("no, I said Tuesday") is one item with it, within the budget.
+//
+// Two tiers: [WithLongTerm] puts the buffer over a long-term tier (an
+// [engram.LongTerm], such as a *dmem.Memory). Past the cap ([WithMaxUnits])
+// the pool hands its oldest units down instead of dropping them; each load
+// with a query asks the tier for what it would show and the turns next to
+// it, scores those with the pool as one collection, and caches them;
+// [Explain] gives each unit's [engram.Tier].
+//
 // A Buffer is safe for concurrent use. It holds everything in memory;
 // [Buffer.Save] writes the pool (units, embeddings, counts, what loads and
 // rewards taught it) in a versioned, checksummed format that [Restore]
