@@ -463,6 +463,10 @@ func (s *selection) messages() []llms.ChatMessage {
 			if h := s.headers[i]; h != "" {
 				out = append(out, llms.SystemChatMessage{Content: strings.TrimSuffix(h, "\n")})
 			}
+			if c := u.e.call; c != nil {
+				out = append(out, c.message())
+				continue
+			}
 			out = append(out, memvars.Message(u.e.unit.Role, u.e.unit.Text, id))
 		}
 	}

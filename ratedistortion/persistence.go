@@ -19,6 +19,7 @@ import (
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
 	"github.com/engram-go/engram/internal/text"
+	"github.com/tmc/langchaingo/llms"
 )
 
 // A saved buffer is
@@ -26,7 +27,7 @@ import (
 //	magic "ENGRAMRD" | version uint16 | body length uint64 | body | CRC-32C uint32
 //
 // little-endian, the checksum (Castagnoli) over everything before it. The
-// body (version 1) is the line fingerprint, the counters, the tool-call
+// body (version 2; version 1, still read, lacks the tool calls' messages) is the line fingerprint, the counters, the tool-call
 // groups, the pool's own units with their statistics, and the units queued
 // for the long-term tier, in varints, length-prefixed strings and IEEE
 // floats. What the buffer derives from its units (the lexical index, the
@@ -35,7 +36,7 @@ import (
 // the guests), nor the last load.
 const (
 	magic         = "ENGRAMRD"
-	formatVersion = 1
+	formatVersion = 2
 	headerLen     = len(magic) + 2 + 8
 )
 
@@ -64,6 +65,7 @@ type savedUnit struct {
 	retrieved int
 	reward    float64
 	toolIDs   []string
+	call      *toolCall // a tool call's message; nil for other units and in version 1
 }
 
 // Save writes the buffer to w, so that [Restore] resumes it: every unit of
@@ -202,7 +204,7 @@ func (b *Buffer) snapshot() *snapshot {
 		if e.origin != "" {
 			continue // the long-term tier's, which holds it
 		}
-		s.units = append(s.units, savedUnit{unit: e.unit, retrieved: e.retrieved, reward: e.reward, toolIDs: e.toolIDs})
+		s.units = append(s.units, savedUnit{unit: e.unit, retrieved: e.retrieved, reward: e.reward, toolIDs: e.toolIDs, call: e.call})
 	}
 	return s
 }
@@ -212,7 +214,7 @@ func (b *Buffer) snapshot() *snapshot {
 func (b *Buffer) install(ctx context.Context, s *snapshot) error {
 	es := make([]*entry, len(s.units))
 	for i, su := range s.units {
-		es[i] = &entry{unit: su.unit, retrieved: su.retrieved, reward: su.reward, toolIDs: su.toolIDs,
+		es[i] = &entry{unit: su.unit, retrieved: su.retrieved, reward: su.reward, toolIDs: su.toolIDs, call: su.call,
 			terms: text.Terms(su.unit.Text), line: b.line(su.unit.Role, su.unit.Text)}
 	}
 	if err := b.checkEmbeddings(ctx, es); err != nil {
@@ -320,6 +322,7 @@ func (s *snapshot) encode() []byte {
 		for _, id := range u.toolIDs {
 			e.str(id)
 		}
+		e.call(u.call)
 	}
 	e.uvarint(uint64(len(s.demoted)))
 	for _, d := range s.demoted {
@@ -350,8 +353,9 @@ func readSnapshot(r io.Reader) (*snapshot, error) {
 	if string(head[:len(magic)]) != magic {
 		return nil, corrupt("not a saved buffer")
 	}
-	if v := binary.LittleEndian.Uint16(head[len(magic):]); v != formatVersion {
-		return nil, fmt.Errorf("format version %d, this package reads %d: %w (%w)", v, formatVersion, ErrVersion, engram.ErrInvalidInput)
+	v := binary.LittleEndian.Uint16(head[len(magic):])
+	if v < 1 || v > formatVersion {
+		return nil, fmt.Errorf("format version %d, this package reads 1 to %d: %w (%w)", v, formatVersion, ErrVersion, engram.ErrInvalidInput)
 	}
 	n := binary.LittleEndian.Uint64(head[len(magic)+2:])
 	if n > math.MaxInt32 {
@@ -371,7 +375,7 @@ func readSnapshot(r io.Reader) (*snapshot, error) {
 	if crc != sum {
 		return nil, corrupt("checksum mismatch")
 	}
-	return decodeBody(body)
+	return decodeBody(body, v)
 }
 
 func corrupt(format string, a ...any) error {
@@ -380,7 +384,7 @@ func corrupt(format string, a ...any) error {
 
 // decodeBody decodes a checksummed body and checks that it describes a
 // buffer: the checksum catches damage, not a forged or buggy body.
-func decodeBody(body []byte) (*snapshot, error) {
+func decodeBody(body []byte, version uint16) (*snapshot, error) {
 	d := decoder{b: body}
 	s := &snapshot{lines: d.str()}
 	s.seq, s.group, s.openHuman = d.varint(), d.varint(), d.varint()
@@ -409,11 +413,16 @@ func decodeBody(body []byte) (*snapshot, error) {
 		for range k {
 			su.toolIDs = append(su.toolIDs, d.str())
 		}
+		if version >= 2 {
+			su.call = d.call()
+		}
 		u := &su.unit
 		switch {
 		case d.err != nil:
 		case ids[u.ID]:
 			d.fail("unit id %q twice", u.ID)
+		case su.call != nil && u.Role != engram.RoleToolCall:
+			d.fail("unit %q holds a tool call's message but is a %v", u.ID, u.Role)
 		case u.Seq < 0 || u.Seq >= s.seq || i > 0 && u.Seq <= s.units[i-1].unit.Seq:
 			d.fail("unit %q out of sequence", u.ID)
 		case u.Group < 0 || u.Group >= s.group:
@@ -570,4 +579,56 @@ func (d *decoder) unit(u *engram.Unit) {
 	case u.Tokens < 1:
 		d.fail("unit %q: %d tokens", u.ID, u.Tokens)
 	}
+}
+
+// call writes a tool call's message: whether there is one, its content and
+// its calls (id, type, function name and arguments, or no function).
+func (e *encoder) call(c *toolCall) {
+	if c == nil {
+		e.uvarint(0)
+		return
+	}
+	e.uvarint(1)
+	e.str(c.content)
+	e.uvarint(uint64(len(c.calls)))
+	for _, tc := range c.calls {
+		e.str(tc.ID)
+		e.str(tc.Type)
+		if tc.FunctionCall == nil {
+			e.uvarint(0)
+			continue
+		}
+		e.uvarint(1)
+		e.str(tc.FunctionCall.Name)
+		e.str(tc.FunctionCall.Arguments)
+	}
+}
+
+// call reads what encoder.call wrote.
+func (d *decoder) call() *toolCall {
+	switch d.uvarint() {
+	case 0:
+		return nil
+	case 1:
+	default:
+		d.fail("tool call marker")
+		return nil
+	}
+	c := &toolCall{content: d.str()}
+	n := d.count(len(d.b))
+	for range n {
+		tc := llms.ToolCall{ID: d.str(), Type: d.str()}
+		switch d.uvarint() {
+		case 0:
+		case 1:
+			tc.FunctionCall = &llms.FunctionCall{Name: d.str(), Arguments: d.str()}
+		default:
+			d.fail("function call marker")
+		}
+		if d.err != nil {
+			return nil
+		}
+		c.calls = append(c.calls, tc)
+	}
+	return c
 }

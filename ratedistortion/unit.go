@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/engram-go/engram"
@@ -26,6 +27,7 @@ type entry struct {
 	sents     []sentence       // analysed on first use by the extractive summary
 	toolIDs   []string         // the tool calls it makes or answers
 	group     *groupVec        // on a group's first unit: the group's embedding, cached
+	call      *toolCall        // a tool call's message as given, nil for other units
 	origin    string           // the long-term tier's id of a unit recalled from it; "" for the pool's own
 	used      int64            // a guest's last load that recalled or kept it
 	speaker   string           // who says it (facts.Analyse), or its role
@@ -37,7 +39,16 @@ type entry struct {
 type draft struct {
 	role    engram.Role
 	text    string
-	toolIDs []string // tool calls this message makes (RoleToolCall) or answers (RoleToolResult)
+	toolIDs []string  // tool calls this message makes (RoleToolCall) or answers (RoleToolResult)
+	call    *toolCall // a tool call's message as given, for WithReturnMessages
+}
+
+// toolCall is an AI message that calls tools, as it was given: returned as
+// messages, it comes back with its calls, which a chat API needs before
+// their results.
+type toolCall struct {
+	content string
+	calls   []llms.ToolCall
 }
 
 // drafts turns chat messages into drafts, refusing messages it cannot
@@ -81,6 +92,23 @@ func drafts(msgs []llms.ChatMessage) ([]draft, error) {
 	return out, nil
 }
 
+// message returns the tool call's message, a copy the caller may change.
+func (c *toolCall) message() llms.AIChatMessage {
+	return llms.AIChatMessage{Content: c.content, ToolCalls: cloneCalls(c.calls)}
+}
+
+// cloneCalls copies tool calls, their function calls included.
+func cloneCalls(cs []llms.ToolCall) []llms.ToolCall {
+	out := slices.Clone(cs)
+	for i, c := range out {
+		if c.FunctionCall != nil {
+			f := *c.FunctionCall
+			out[i].FunctionCall = &f
+		}
+	}
+	return out
+}
+
 // aiCall fills d from an AI message, which is a tool call when it has any.
 func (d *draft) aiCall(m llms.AIChatMessage) {
 	d.role = engram.RoleAI
@@ -88,6 +116,7 @@ func (d *draft) aiCall(m llms.AIChatMessage) {
 		return
 	}
 	d.role = engram.RoleToolCall
+	d.call = &toolCall{content: memvars.Clean(m.Content), calls: cloneCalls(m.ToolCalls)}
 	var calls []string
 	for _, c := range m.ToolCalls {
 		d.toolIDs = append(d.toolIDs, c.ID)
@@ -138,6 +167,7 @@ func (b *Buffer) prepare(ctx context.Context, ds []draft) ([]*entry, error) {
 			},
 			terms:   text.Terms(d.text),
 			toolIDs: d.toolIDs,
+			call:    d.call,
 		}
 		out[i].vec = relevance.Compress(out[i].unit.Embedding)
 		analyse(out[i])

@@ -1,6 +1,7 @@
 package ratedistortion
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -173,4 +174,44 @@ func TestQualifyingToolCallKeepsItsResult(t *testing.T) {
 			t.Errorf("budget %d: tool call %v, result %v", budget, call, result)
 		}
 	}
+}
+
+// Returned as messages, a tool call comes back with its calls, so that the
+// tool's result that follows it is a valid chat; and so after a restore.
+func TestReturnedToolCallKeepsItsCalls(t *testing.T) {
+	ctx := context.Background()
+	b := newBuffer(t, WithTokenBudget(200), WithReturnMessages(true))
+	call := llms.AIChatMessage{Content: "Let me check.", ToolCalls: []llms.ToolCall{{ID: "c1", Type: "function",
+		FunctionCall: &llms.FunctionCall{Name: "weather", Arguments: `{"city":"Lyon"}`}}}}
+	if err := b.AddMessages(ctx, llms.HumanChatMessage{Content: "Weather in Lyon?"}, call,
+		llms.ToolChatMessage{ID: "c1", Content: "14C, light rain"}); err != nil {
+		t.Fatal(err)
+	}
+	check := func(b *Buffer, when string) {
+		v, err := b.LoadMemoryVariables(ctx, map[string]any{"input": "Lyon weather"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms := v["history"].([]llms.ChatMessage)
+		if len(ms) != 3 {
+			t.Fatalf("%s: %d messages: %v", when, len(ms), ms)
+		}
+		got, ok := ms[1].(llms.AIChatMessage)
+		if !ok || got.Content != call.Content || len(got.ToolCalls) != 1 || got.ToolCalls[0].ID != "c1" ||
+			got.ToolCalls[0].FunctionCall == nil || *got.ToolCalls[0].FunctionCall != *call.ToolCalls[0].FunctionCall {
+			t.Errorf("%s: the tool call came back as %#v", when, ms[1])
+		}
+		got.ToolCalls[0].FunctionCall.Name = "changed" // a copy: the buffer's is not touched
+	}
+	check(b, "loaded")
+	check(b, "loaded again")
+	var buf bytes.Buffer
+	if err := b.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Restore(ctx, &buf, WithTokenBudget(200), WithReturnMessages(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(r, "restored")
 }
