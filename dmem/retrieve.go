@@ -110,7 +110,7 @@ func (m *Memory) LoadMemoryVariables(ctx context.Context, inputs map[string]any)
 			if hs != nil && hs[i] != "" {
 				msgs = append(msgs, llms.SystemChatMessage{Content: strings.TrimSuffix(hs[i], "\n")})
 			}
-			msgs = append(msgs, memvars.Message(c.role, c.text, ""))
+			msgs = append(msgs, memvars.Returned(c.role, c.text, ""))
 		}
 		return map[string]any{m.opts.memoryKey: msgs}, nil
 	}

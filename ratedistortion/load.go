@@ -467,7 +467,7 @@ func (s *selection) messages() []llms.ChatMessage {
 				out = append(out, c.message())
 				continue
 			}
-			out = append(out, memvars.Message(u.e.unit.Role, u.e.unit.Text, id))
+			out = append(out, memvars.Returned(u.e.unit.Role, u.e.unit.Text, id))
 		}
 	}
 	return out

@@ -220,6 +220,17 @@ func Message(role engram.Role, text, toolID string) llms.ChatMessage {
 	}
 }
 
+// Returned is Message for a history returned as messages: a tool result
+// with no tool-call id (a step given to Observe, which names no call)
+// comes back as a system message, "tool: …", since a chat API refuses a
+// tool message that answers no call.
+func Returned(role engram.Role, text, toolID string) llms.ChatMessage {
+	if role == engram.RoleToolResult && toolID == "" {
+		return llms.SystemChatMessage{Content: "tool: " + text}
+	}
+	return Message(role, text, toolID)
+}
+
 // DayHeaders returns, for units said at times (in the order shown), the
 // date header each is shown under: "[8 May 2023]\n" before the first unit
 // of each day and "" before the others; nil if they all fall on one day.

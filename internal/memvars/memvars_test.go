@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/engram-go/engram"
+	"github.com/tmc/langchaingo/llms"
 )
 
 func TestPick(t *testing.T) {
@@ -137,5 +138,17 @@ func TestDayHeaders(t *testing.T) {
 		if got := DayHeaders(c.times); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
+	}
+}
+
+func TestReturned(t *testing.T) {
+	if m := Returned(engram.RoleToolResult, "14C", ""); !reflect.DeepEqual(m, llms.SystemChatMessage{Content: "tool: 14C"}) {
+		t.Errorf("an observed tool result: %#v", m)
+	}
+	if m := Returned(engram.RoleToolResult, "14C", "c1"); !reflect.DeepEqual(m, llms.ToolChatMessage{ID: "c1", Content: "14C"}) {
+		t.Errorf("a tool result answering c1: %#v", m)
+	}
+	if m := Returned(engram.RoleHuman, "hi", ""); !reflect.DeepEqual(m, llms.HumanChatMessage{Content: "hi"}) {
+		t.Errorf("a human turn: %#v", m)
 	}
 }
