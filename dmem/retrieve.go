@@ -339,44 +339,22 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 		if u == nil || m.words.unit(u.slot) != u {
 			continue
 		}
-		for k := 1; k <= correctionReach; k++ {
+		for k := 1; k <= facts.Reach; k++ {
 			if u.facts.Qualifies || u.facts.Corrects {
-				if v := m.words.unit(m.words.Near(u.slot, -k)); v != nil && depends(u, v, int64(k)) {
+				if v := m.words.unit(m.words.Near(u.slot, -k)); v != nil && facts.Depends(u.facts, v.facts, k) {
 					add(v, 0)
 					if cs[i].dep == "" {
 						cs[i].dep = v.ID
 					}
 				}
 			}
-			if v := m.words.unit(m.words.Near(u.slot, k)); v != nil && (v.facts.Qualifies || v.facts.Corrects) && depends(v, u, int64(k)) {
+			if v := m.words.unit(m.words.Near(u.slot, k)); v != nil && (v.facts.Qualifies || v.facts.Corrects) && facts.Depends(v.facts, u.facts, k) {
 				add(v, 0)
 			}
 		}
 	}
 	score(cs, rel, lambda)
 	return cs, nil
-}
-
-// correctionReach is how many turns after a statement a correction may
-// come and still take it back: the other speaker's reply may come between.
-const correctionReach = 3
-
-// analysis is facts.Analyse of a unit's text, the speaker its role's name
-// when the text names none: a turn without a "Name:" opening is the
-// user's or the model's.
-func analysis(text string, r engram.Role) facts.Analysis {
-	a := facts.Analyse(text)
-	if a.Speaker == "" {
-		a.Speaker = r.String()
-	}
-	return a
-}
-
-// depends reports whether u, k turns after v, cannot be shown without it:
-// it qualifies the turn just before it ("but not green apples") or, from
-// the same speaker, corrects it ("no, I said Tuesday"; internal/facts).
-func depends(u, v *unit, k int64) bool {
-	return u.facts.Qualifies && k == 1 || u.facts.Corrects && u.facts.Speaker == v.facts.Speaker
 }
 
 // addForeign adds the units other writers of the namespace stored, which
@@ -451,11 +429,7 @@ func (m *Memory) pack(cs []cand, budget int) ([]cand, error) {
 			// A correction stays with what it corrects while the two fit
 			// the budget; a qualifying turn within half of it, so that a
 			// chain of "but"s cannot grow past what a load can show.
-			room := budget / 2
-			if c.u != nil && c.u.facts.Corrects {
-				room = budget
-			}
-			if k, ok = itemOfID[c.dep]; ok && items[k].Cost+max(c.tokens, 1) > room {
+			if k, ok = itemOfID[c.dep]; ok && c.u != nil && items[k].Cost+max(c.tokens, 1) > facts.Room(c.u.facts, budget) {
 				ok = false
 			}
 		}

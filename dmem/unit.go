@@ -304,7 +304,7 @@ func fromRecord(r store.Record) (*unit, error) {
 	if len(r.Embedding) > 0 {
 		u.Embedding = r.Embedding
 	}
-	u.facts = analysis(u.Text, u.Role)
+	u.facts = facts.Turn(u.Text, u.Role.String())
 	return u, nil
 }
 

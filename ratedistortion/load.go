@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/engram-go/engram/internal/facts"
 	"math"
 	"slices"
 	"strings"
@@ -240,10 +241,10 @@ func (b *Buffer) selectUnits(query string, qvec []float32) (*selection, error) {
 		k, ok := 0, false
 		s.units[i].e = e
 		if j := dependsOn(s, i); j >= 0 && len(e.toolIDs) == 0 && !e.unit.Flags.Has(engram.FlagPinned) &&
-			!items[s.units[j].item].Forced && items[s.units[j].item].Cost+cost <= dependentRoom(e, b.opts.budget) {
+			!items[s.units[j].item].Forced && items[s.units[j].item].Cost+cost <= facts.Room(e.facts, b.opts.budget) {
 			// "But not green apples" means nothing without the turn
 			// before it, nor "no, I said Tuesday" with it: one item —
-			// within dependentRoom, so that a chain of "but"s cannot grow
+			// within facts.Room, so that a chain of "but"s cannot grow
 			// past what a load can show, and never a pinned one, whose
 			// dependents compete on their own.
 			k, ok = s.units[j].item, true

@@ -144,7 +144,7 @@ func sameState(t *testing.T, b, c *Buffer, times bool) {
 		}
 		if !reflect.DeepEqual(u, v) || e.retrieved != f.retrieved || e.reward != f.reward ||
 			!reflect.DeepEqual(e.toolIDs, f.toolIDs) || e.line != f.line || !reflect.DeepEqual(e.terms, f.terms) ||
-			e.speaker != f.speaker || e.corrects != f.corrects || e.qualifies != f.qualifies {
+			e.facts != f.facts || !reflect.DeepEqual(e.call, f.call) {
 			t.Fatalf("unit %d:\n%+v %d %v %v\nrestored\n%+v %d %v %v", i,
 				e.unit, e.retrieved, e.reward, e.toolIDs, f.unit, f.retrieved, f.reward, f.toolIDs)
 		}

@@ -3,6 +3,7 @@ package ratedistortion
 import (
 	"context"
 	"fmt"
+	"github.com/engram-go/engram/internal/facts"
 	"reflect"
 	"slices"
 	"strings"
@@ -30,9 +31,7 @@ type entry struct {
 	call      *toolCall        // a tool call's message as given, nil for other units
 	origin    string           // the long-term tier's id of a unit recalled from it; "" for the pool's own
 	used      int64            // a guest's last load that recalled or kept it
-	speaker   string           // who says it (facts.Analyse), or its role
-	corrects  bool             // it takes back what its speaker just said
-	qualifies bool             // it qualifies the turn before it: the two are kept together
+	facts     facts.Analysis   // what its text says of the turns before it (internal/facts)
 }
 
 // draft is a unit prepared outside the lock, before it has a place in the pool.

@@ -1,7 +1,6 @@
 package ratedistortion
 
 import (
-	"strings"
 	"time"
 
 	"github.com/engram-go/engram/internal/facts"
@@ -94,53 +93,22 @@ func (b *Buffer) fitHeaders(s *selection, budget int, edges []knapsack.Edge) {
 	}
 }
 
-// analyse records what facts.Analyse finds in e's text: its speaker,
-// whether it corrects what was said before, whether it qualifies it.
-func analyse(e *entry) {
-	a := facts.Analyse(e.unit.Text)
-	e.speaker, e.corrects, e.qualifies = a.Speaker, a.Corrects, a.Qualifies
-	if e.speaker == "" {
-		e.speaker = strings.ToLower(e.unit.Role.String())
-	}
-}
-
-// correctionReach is how many turns after a statement a correction may
-// come and still be taken for its correction: the other speaker's reply
-// may come between.
-const correctionReach = 3
+// analyse records what e's text says of the turns before it.
+func analyse(e *entry) { e.facts = facts.Turn(e.unit.Text, e.unit.Role.String()) }
 
 // dependsOn returns the position in s.units, before i, of the unit the
-// unit at i cannot be shown without, or −1: the turn just before one that
-// qualifies it ("but not green apples"), the speaker's statement a
-// correction takes back ("no, I said Tuesday") — shown without it, the
-// statement would say the wrong value. Units recalled from the long-term
-// tier depend on nothing. b.mu is held.
+// unit at i cannot be shown without (facts.Depends), the nearest if
+// several, or −1. Units recalled from the long-term tier depend on
+// nothing. b.mu is held.
 func dependsOn(s *selection, i int) int {
 	e := s.units[i].e
-	if e.origin != "" || i == 0 {
+	if e.origin != "" || !e.facts.Qualifies && !e.facts.Corrects {
 		return -1
 	}
-	if e.qualifies && s.units[i-1].e.origin == "" {
-		return i - 1
-	}
-	if e.corrects {
-		for j := i - 1; j >= max(0, i-correctionReach); j-- {
-			if f := s.units[j].e; f.origin == "" && f.speaker == e.speaker {
-				return j
-			}
+	for j := i - 1; j >= max(0, i-facts.Reach); j-- {
+		if f := s.units[j].e; f.origin == "" && facts.Depends(e.facts, f.facts, i-j) {
+			return j
 		}
 	}
 	return -1
-}
-
-// dependentRoom is the most tokens a unit and those it depends on may cost
-// together and still be one item: a correction stays with what it
-// corrects while the two fit the budget (shown alone, the statement would
-// say the wrong value); a qualifying turn within half of it, so that a
-// chain of "but"s leaves room and its first statement can still be shown.
-func dependentRoom(e *entry, budget int) int {
-	if e.corrects {
-		return budget
-	}
-	return budget / 2
 }

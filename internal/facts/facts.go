@@ -45,6 +45,40 @@ func Analyse(text string) Analysis {
 var notSpeakers = map[string]bool{"correction": true, "update": true, "note": true, "ps": true, "edit": true,
 	"fyi": true, "reminder": true, "warning": true, "answer": true, "question": true, "sorry": true, "actually": true}
 
+// Turn is Analyse for a turn said in role (its lower-case name, "human",
+// "ai"…): a turn whose text names no speaker is its role's.
+func Turn(text, role string) Analysis {
+	a := Analyse(text)
+	if a.Speaker == "" {
+		a.Speaker = role
+	}
+	return a
+}
+
+// Reach is how many turns after a statement a correction may come and
+// still take it back: the other speaker's reply may come between.
+const Reach = 3
+
+// Depends reports whether a turn (a), k turns after another (b), cannot be
+// shown without it: it qualifies the turn just before it ("but not green
+// apples") or, from the same speaker, corrects it within Reach ("no, I
+// said Tuesday"). A memory keeps the two as one item, within Room.
+func Depends(a, b Analysis, k int) bool {
+	return a.Qualifies && k == 1 || a.Corrects && k <= Reach && a.Speaker == b.Speaker
+}
+
+// Room is the most tokens a turn (a) and those it depends on may cost
+// together and still be kept as one, under budget: a correction stays
+// with what it corrects while the two fit (shown alone, the statement
+// would say the wrong value); a qualifying turn within half of it, so that
+// a chain of "but"s leaves room and its first statement can still be shown.
+func Room(a Analysis, budget int) int {
+	if a.Corrects {
+		return budget
+	}
+	return budget / 2
+}
+
 // qualifiers open a turn that narrows or takes exception to the one
 // before it.
 var qualifiers = [][]string{

@@ -37,3 +37,33 @@ func FuzzAnalyse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) { Analyse(s) })
 }
+
+func TestDepends(t *testing.T) {
+	stmt := Turn("The meeting is on Monday.", "human")
+	reply := Turn("Noted.", "ai")
+	fix := Turn("No, I said Tuesday, not Monday.", "human")
+	but := Turn("But not in the morning.", "ai")
+	for _, c := range []struct {
+		name string
+		a, b Analysis
+		k    int
+		want bool
+	}{
+		{"correction of its speaker's statement", fix, stmt, 2, true},
+		{"correction of the reply between", fix, reply, 1, false},
+		{"correction beyond reach", fix, stmt, Reach + 1, false},
+		{"qualifier of the turn before", but, reply, 1, true},
+		{"qualifier two back", but, stmt, 2, false},
+		{"plain turn", reply, stmt, 1, false},
+	} {
+		if got := Depends(c.a, c.b, c.k); got != c.want {
+			t.Errorf("%s: Depends = %v", c.name, got)
+		}
+	}
+	if Room(fix, 100) != 100 || Room(but, 100) != 50 {
+		t.Errorf("Room: correction %d, qualifier %d", Room(fix, 100), Room(but, 100))
+	}
+	if stmt.Speaker != "human" || Turn("Ana: hi", "human").Speaker != "ana" {
+		t.Errorf("Turn's speaker: %q, %q", stmt.Speaker, Turn("Ana: hi", "human").Speaker)
+	}
+}
