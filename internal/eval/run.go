@@ -65,28 +65,12 @@ type acc struct {
 
 // Run replays every sample into every memory at every budget and scores it.
 func Run(ctx context.Context, samples []dataset.Sample, cfg Config) ([]Result, error) {
-	if len(cfg.Budgets) == 0 || len(cfg.Memories) == 0 || len(samples) == 0 {
-		return nil, fmt.Errorf("eval: nothing to run: %d conversations, %d budgets, %d memories", len(samples), len(cfg.Budgets), len(cfg.Memories))
-	}
-	cells := make(map[[2]int]*acc)
-	total, done := len(samples)*len(cfg.Memories)*len(cfg.Budgets), 0
-	for si := range samples {
-		s := &samples[si]
-		for mi, m := range cfg.Memories {
-			for bi, budget := range cfg.Budgets {
-				key := [2]int{mi, bi}
-				if cells[key] == nil {
-					cells[key] = &acc{byCat: make(map[string][2]float64)}
-				}
-				if err := runOne(ctx, s, m, budget, cfg.Dated, cells[key]); err != nil {
-					return nil, fmt.Errorf("eval: %s at %d tokens on %s: %w", m.Name, budget, s.ID, err)
-				}
-				done++
-				if cfg.Progress != nil {
-					cfg.Progress(done, total)
-				}
-			}
-		}
+	cells, err := sweep(samples, cfg, "eval", func(s *dataset.Sample) string { return s.ID }, func() *acc { return &acc{byCat: make(map[string][2]float64)} },
+		func(s *dataset.Sample, m Memory, budget int, a *acc) error {
+			return runOne(ctx, s, m, budget, cfg.Dated, a)
+		})
+	if err != nil {
+		return nil, err
 	}
 	var out []Result
 	for mi, m := range cfg.Memories {
@@ -95,6 +79,37 @@ func Run(ctx context.Context, samples []dataset.Sample, cfg Config) ([]Result, e
 		}
 	}
 	return out, nil
+}
+
+// sweep calls one for every sample, memory and budget of cfg, in that
+// order, with the cell of (memory, budget) it accumulates into (made by
+// fresh), and reports progress; what, "eval" or "eval: updates", opens
+// its errors, and id names the sample they happened on. It returns the cells by (memory, budget) index.
+func sweep[S, A any](samples []S, cfg Config, what string, id func(*S) string, fresh func() *A, one func(s *S, m Memory, budget int, a *A) error) (map[[2]int]*A, error) {
+	if len(cfg.Budgets) == 0 || len(cfg.Memories) == 0 || len(samples) == 0 {
+		return nil, fmt.Errorf("%s: nothing to run: %d conversations, %d budgets, %d memories", what, len(samples), len(cfg.Budgets), len(cfg.Memories))
+	}
+	cells := make(map[[2]int]*A)
+	total, done := len(samples)*len(cfg.Memories)*len(cfg.Budgets), 0
+	for si := range samples {
+		s := &samples[si]
+		for mi, m := range cfg.Memories {
+			for bi, budget := range cfg.Budgets {
+				key := [2]int{mi, bi}
+				if cells[key] == nil {
+					cells[key] = fresh()
+				}
+				if err := one(s, m, budget, cells[key]); err != nil {
+					return nil, fmt.Errorf("%s: %s at %d tokens on %s: %w", what, m.Name, budget, id(s), err)
+				}
+				done++
+				if cfg.Progress != nil {
+					cfg.Progress(done, total)
+				}
+			}
+		}
+	}
+	return cells, nil
 }
 
 // Pairs returns a sample's turns as the (input, output) pairs the replay

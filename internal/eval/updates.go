@@ -61,31 +61,18 @@ type updateAcc struct {
 // each question, and scores the answers. Memories see the samples'
 // session dates through ReplayClock.
 func Updates(ctx context.Context, samples []updates.Sample, cfg Config) ([]UpdateResult, error) {
-	if len(cfg.Budgets) == 0 || len(cfg.Memories) == 0 || len(samples) == 0 {
-		return nil, fmt.Errorf("eval: updates: nothing to run: %d conversations, %d budgets, %d memories", len(samples), len(cfg.Budgets), len(cfg.Memories))
-	}
-	cells := make(map[[2]int]*updateAcc)
-	total, done := len(samples)*len(cfg.Memories)*len(cfg.Budgets), 0
-	for si := range samples {
-		s := &samples[si]
-		if len(s.Stale) != len(s.QA) {
+	for i := range samples {
+		if s := &samples[i]; len(s.Stale) != len(s.QA) {
 			return nil, fmt.Errorf("eval: updates: %s has %d stale lists for %d questions", s.ID, len(s.Stale), len(s.QA))
 		}
-		for mi, m := range cfg.Memories {
-			for bi, budget := range cfg.Budgets {
-				key := [2]int{mi, bi}
-				if cells[key] == nil {
-					cells[key] = new(updateAcc)
-				}
-				if err := updateOne(ctx, s, m, budget, cells[key]); err != nil {
-					return nil, fmt.Errorf("eval: updates: %s at %d tokens on %s: %w", m.Name, budget, s.ID, err)
-				}
-				done++
-				if cfg.Progress != nil {
-					cfg.Progress(done, total)
-				}
-			}
-		}
+	}
+	cells, err := sweep(samples, cfg, "eval: updates", func(s *updates.Sample) string { return s.ID },
+		func() *updateAcc { return new(updateAcc) },
+		func(s *updates.Sample, m Memory, budget int, a *updateAcc) error {
+			return updateOne(ctx, s, m, budget, a)
+		})
+	if err != nil {
+		return nil, err
 	}
 	var out []UpdateResult
 	for mi, m := range cfg.Memories {
