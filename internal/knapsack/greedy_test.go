@@ -111,27 +111,12 @@ func TestTopEntriesAreTheBest(t *testing.T) {
 		}
 		switch trial % 3 {
 		case 1:
-			slices.SortFunc(es, func(a, b entry) int {
-				if h.better(a, b) {
-					return -1
-				}
-				return 1
-			})
+			slices.SortFunc(es, h.compare)
 		case 2:
-			slices.SortFunc(es, func(a, b entry) int {
-				if h.better(a, b) {
-					return 1
-				}
-				return -1
-			})
+			slices.SortFunc(es, func(a, b entry) int { return h.compare(b, a) })
 		}
 		want := slices.Clone(es)
-		slices.SortFunc(want, func(a, b entry) int {
-			if h.better(a, b) {
-				return -1
-			}
-			return 1
-		})
+		slices.SortFunc(want, h.compare)
 		for k := 1; k <= n; k++ {
 			got := slices.Clone(es)
 			top, rest := topEntries(got, k)

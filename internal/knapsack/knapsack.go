@@ -406,6 +406,17 @@ func (gainHeap) better(a, b entry) bool {
 	return a.i < b.i
 }
 
+// compare orders entries for a sort, best first (see better).
+func (h gainHeap) compare(a, b entry) int {
+	if h.better(a, b) {
+		return -1
+	}
+	if h.better(b, a) {
+		return 1
+	}
+	return 0
+}
+
 // topEntries splits es into the k best (see better), as a heap's backing
 // in no particular order, and the rest, in place and in expected O(n):
 // a quickselect, whose partitions turn to a sort if they stop shrinking.
@@ -417,12 +428,7 @@ func topEntries(es []entry, k int) (gainHeap, []entry) {
 	lo, hi := 0, len(es) // the k-th best lies in es[lo:hi]
 	for rounds := 2 * bits.Len(uint(len(es))); hi-lo > 1; rounds-- {
 		if rounds == 0 {
-			slices.SortFunc(es[lo:hi], func(a, b entry) int {
-				if h.better(a, b) {
-					return -1
-				}
-				return 1
-			})
+			slices.SortFunc(es[lo:hi], h.compare)
 			break
 		}
 		// The median of three as pivot, moved to the end.
