@@ -52,6 +52,12 @@ type UnitReport struct {
 	// memory and a working context's own units, [TierLongTerm] for units
 	// recalled from a long-term tier.
 	Tier Tier
+	// Facts are the facts the unit states (see [FactExtractor]), and
+	// SupersededBy the ID of the newest unit that gives one of their slots
+	// another value: the unit's statement is out of date, and its
+	// relevance went to that unit. "" when none does.
+	Facts        []Fact
+	SupersededBy string
 	// Relevance is the unit's relevance to the query, engram's one measure
 	// (see [Features.Relevance]); 0 without a query.
 	Relevance float64

@@ -73,4 +73,8 @@ type Unit struct {
 	Embedding []float32
 	// Flags mark names, numbers, dates, directives and pinning.
 	Flags Flags
+	// Facts are what the memory's [FactExtractor] read in Text when the
+	// unit was saved; nil without one. Shared between copies like
+	// Embedding: read-only.
+	Facts []Fact
 }
