@@ -38,7 +38,9 @@ func (f Fact) SameValue(g Fact) bool { return fold(f.Value) == fold(g.Value) }
 
 // Valid reports whether the fact names a subject, a relation and a value:
 // each has a letter or digit.
-func (f Fact) Valid() bool { return fold(f.Subject) != "" && fold(f.Relation) != "" && fold(f.Value) != "" }
+func (f Fact) Valid() bool {
+	return fold(f.Subject) != "" && fold(f.Relation) != "" && fold(f.Value) != ""
+}
 
 // fold lower-cases s and turns every run of characters that are neither
 // letters nor digits into one space, trimmed at both ends.
