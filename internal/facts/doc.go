@@ -6,4 +6,9 @@
 // decided at load time, against the query (see ratedistortion and dmem):
 // the question names the subject and relation better than any pattern
 // list could.
+//
+// Slots is the other half, for a memory given an engram.FactExtractor:
+// the table of which units state which fact slot, so that a unit whose
+// slot has a newer value is superseded, and Supersede passes its relevance
+// to the unit that states the newest (both backends call it the same way).
 package facts

@@ -1,0 +1,157 @@
+package facts
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/engram-go/engram"
+)
+
+// StaleShare is the share of its relevance a superseded unit keeps at a
+// load; the unit that states the newest value gets at least all of it. The
+// old statement stays a candidate (with its date, a history may still want
+// it: "where did Omar live before?") but yields to the new one.
+const StaleShare = 0.5
+
+// Clean returns the valid facts of fs (engram.Fact.Valid), one per slot
+// (the last one given wins), in their order; nil if none. The result is a
+// new slice: a memory keeps it, and the extractor's may be reused.
+func Clean(fs []engram.Fact) []engram.Fact {
+	var out []engram.Fact
+	for _, f := range fs {
+		if !f.Valid() {
+			continue
+		}
+		k := f.Key()
+		if i := slices.IndexFunc(out, func(g engram.Fact) bool { return g.Key() == k }); i >= 0 {
+			out = slices.Delete(out, i, i+1)
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// Slots is a memory's table of fact slots: for each slot (engram.Fact.Key),
+// the units that state it, by sequence number. A unit is superseded when a
+// newer unit gives one of its slots another value. The zero Slots is empty
+// and ready; it is not safe for concurrent use.
+type Slots struct {
+	bySlot map[string][]stated // each list in order of Seq
+}
+
+type stated struct {
+	seq  int64
+	fact engram.Fact
+}
+
+// Len returns how many slots have a statement.
+func (s *Slots) Len() int { return len(s.bySlot) }
+
+// Add records that unit seq states fs (cleaned, see [Clean]). Units may be
+// added out of order (a unit recalled from a long-term tier is older than
+// the pool); adding a unit twice records it once.
+func (s *Slots) Add(seq int64, fs []engram.Fact) {
+	for _, f := range fs {
+		if s.bySlot == nil {
+			s.bySlot = make(map[string][]stated)
+		}
+		k := f.Key()
+		l := s.bySlot[k]
+		i, found := slices.BinarySearchFunc(l, seq, func(x stated, seq int64) int { return cmp.Compare(x.seq, seq) })
+		if found {
+			l[i].fact = f
+			continue
+		}
+		s.bySlot[k] = slices.Insert(l, i, stated{seq, f})
+	}
+}
+
+// Remove forgets that unit seq states fs: it was evicted or forgotten, and
+// the slot falls back to the newest statement left.
+func (s *Slots) Remove(seq int64, fs []engram.Fact) {
+	for _, f := range fs {
+		k := f.Key()
+		l := s.bySlot[k]
+		i, found := slices.BinarySearchFunc(l, seq, func(x stated, seq int64) int { return cmp.Compare(x.seq, seq) })
+		if !found {
+			continue
+		}
+		if l = slices.Delete(l, i, i+1); len(l) == 0 {
+			delete(s.bySlot, k)
+		} else {
+			s.bySlot[k] = l
+		}
+	}
+}
+
+// Clear forgets every slot.
+func (s *Slots) Clear() { s.bySlot = nil }
+
+// SupersededBy returns the sequence number of the newest unit that gives
+// one of fs's slots (stated by unit seq) a value other than fs's, and
+// whether there is one. Of several such slots the newest statement wins.
+func (s *Slots) SupersededBy(seq int64, fs []engram.Fact) (int64, bool) {
+	by, ok := int64(0), false
+	for _, f := range fs {
+		l := s.bySlot[f.Key()]
+		if len(l) == 0 {
+			continue
+		}
+		if n := l[len(l)-1]; n.seq > seq && !n.fact.SameValue(f) && (!ok || n.seq > by) {
+			by, ok = n.seq, true
+		}
+	}
+	return by, ok
+}
+
+// Known returns the current value of at most max slots, those stated most
+// recently first: what a memory passes its engram.FactExtractor.
+func (s *Slots) Known(max int) []engram.Fact {
+	if max <= 0 || len(s.bySlot) == 0 {
+		return nil
+	}
+	cur := make([]stated, 0, len(s.bySlot))
+	for _, l := range s.bySlot {
+		cur = append(cur, l[len(l)-1])
+	}
+	slices.SortFunc(cur, func(a, b stated) int {
+		if c := cmp.Compare(b.seq, a.seq); c != 0 {
+			return c
+		}
+		return compareKeys(a.fact, b.fact)
+	})
+	out := make([]engram.Fact, 0, min(max, len(cur)))
+	for _, x := range cur[:min(max, len(cur))] {
+		out = append(out, x.fact)
+	}
+	return out
+}
+
+// compareKeys orders two slots a unit states in one turn, for a stable
+// Known.
+func compareKeys(a, b engram.Fact) int {
+	ka, kb := a.Key(), b.Key()
+	return cmp.Compare(ka, kb)
+}
+
+// Supersede passes relevance from superseded units to their successors:
+// for each unit i of rel that is superseded by unit j (by(i) returns j's
+// index and true), rel[j] becomes at least rel[i] as it was, and rel[i]
+// keeps StaleShare of it. It reports how many units were superseded.
+func Supersede(rel []float64, by func(i int) (int, bool)) int {
+	type move struct {
+		to   int
+		from float64
+	}
+	var moves []move
+	for i := range rel {
+		if j, ok := by(i); ok && j >= 0 && j < len(rel) && j != i {
+			moves = append(moves, move{j, rel[i]})
+			rel[i] *= StaleShare
+		}
+	}
+	for _, m := range moves {
+		rel[m.to] = max(rel[m.to], m.from)
+	}
+	return len(moves)
+}

@@ -1,0 +1,101 @@
+package facts
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/engram-go/engram"
+)
+
+func city(v string) engram.Fact { return engram.Fact{Subject: "Omar", Relation: "home city", Value: v} }
+func job(v string) engram.Fact  { return engram.Fact{Subject: "Omar", Relation: "employer", Value: v} }
+
+func TestCleanDropsInvalidAndKeepsOnePerSlot(t *testing.T) {
+	got := Clean([]engram.Fact{city("Lisbon"), {Subject: "", Relation: "x", Value: "y"}, job("Kestrel"), city("Porto")})
+	want := []engram.Fact{job("Kestrel"), city("Porto")}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Clean = %v, want %v", got, want)
+	}
+	if Clean(nil) != nil || Clean([]engram.Fact{{}}) != nil {
+		t.Fatal("Clean of nothing valid is not nil")
+	}
+}
+
+func TestSlotsSupersede(t *testing.T) {
+	var s Slots
+	s.Add(1, []engram.Fact{city("Lisbon")})
+	s.Add(4, []engram.Fact{job("Kestrel")})
+	if _, ok := s.SupersededBy(1, []engram.Fact{city("Lisbon")}); ok {
+		t.Fatal("the only statement of a slot is superseded")
+	}
+	s.Add(7, []engram.Fact{city("edinburgh")})
+	if by, ok := s.SupersededBy(1, []engram.Fact{city("Lisbon")}); !ok || by != 7 {
+		t.Fatalf("SupersededBy = %d, %v; want 7", by, ok)
+	}
+	if _, ok := s.SupersededBy(7, []engram.Fact{city("edinburgh")}); ok {
+		t.Fatal("the newest statement is superseded")
+	}
+	// A restatement of the same value supersedes nothing.
+	s.Add(9, []engram.Fact{city("Edinburgh.")})
+	if _, ok := s.SupersededBy(7, []engram.Fact{city("edinburgh")}); ok {
+		t.Fatal("a restatement superseded the same value")
+	}
+	if by, _ := s.SupersededBy(1, []engram.Fact{city("Lisbon")}); by != 9 {
+		t.Fatalf("superseded by %d, want the newest statement 9", by)
+	}
+	// Evicting the newest falls back to the one before.
+	s.Remove(9, []engram.Fact{city("Edinburgh.")})
+	s.Remove(7, []engram.Fact{city("edinburgh")})
+	if _, ok := s.SupersededBy(1, []engram.Fact{city("Lisbon")}); ok {
+		t.Fatal("a removed statement still supersedes")
+	}
+	// Out of order: a recalled older unit is superseded by the pool's.
+	s.Add(0, []engram.Fact{job("Halcyon")})
+	if by, ok := s.SupersededBy(0, []engram.Fact{job("Halcyon")}); !ok || by != 4 {
+		t.Fatalf("SupersededBy = %d, %v; want 4", by, ok)
+	}
+	s.Add(0, []engram.Fact{job("Halcyon")}) // twice is once
+	s.Remove(0, []engram.Fact{job("Halcyon")})
+	if by, ok := s.SupersededBy(0, []engram.Fact{job("Halcyon")}); !ok || by != 4 {
+		t.Fatal("adding a unit twice recorded it twice")
+	}
+}
+
+func TestSlotsKnownNewestFirst(t *testing.T) {
+	var s Slots
+	if s.Known(5) != nil {
+		t.Fatal("an empty table knows something")
+	}
+	s.Add(1, []engram.Fact{city("Lisbon")})
+	s.Add(2, []engram.Fact{job("Kestrel")})
+	s.Add(3, []engram.Fact{city("Porto")})
+	if got, want := s.Known(5), []engram.Fact{city("Porto"), job("Kestrel")}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("Known = %v, want %v", got, want)
+	}
+	if got := s.Known(1); len(got) != 1 || got[0] != city("Porto") {
+		t.Fatalf("Known(1) = %v", got)
+	}
+	if s.Len() != 2 {
+		t.Fatalf("Len = %d, want 2", s.Len())
+	}
+	s.Clear()
+	if s.Len() != 0 {
+		t.Fatal("Clear kept slots")
+	}
+}
+
+func TestSupersedePassesRelevanceOn(t *testing.T) {
+	rel := []float64{0.9, 0.1, 0.2, 0.05}
+	// 0 is superseded by 3; 1 by 2.
+	by := map[int]int{0: 3, 1: 2}
+	n := Supersede(rel, func(i int) (int, bool) { j, ok := by[i]; return j, ok })
+	want := []float64{0.9 * StaleShare, 0.1 * StaleShare, 0.2, 0.9}
+	if n != 2 || !reflect.DeepEqual(rel, want) {
+		t.Fatalf("Supersede = %d, %v; want 2, %v", n, rel, want)
+	}
+	// Out-of-range successors are ignored.
+	rel = []float64{1, 2}
+	if n := Supersede(rel, func(int) (int, bool) { return 5, true }); n != 0 || rel[0] != 1 {
+		t.Fatalf("an out-of-range successor moved relevance: %d, %v", n, rel)
+	}
+}
