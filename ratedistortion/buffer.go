@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/facts"
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
 	"github.com/tmc/langchaingo/llms"
@@ -48,6 +49,7 @@ type Buffer struct {
 	demoted   []engram.Demoted  // let go by the cap, not yet handed to the long-term tier
 	mat       []float32         // the pool's dense embeddings in one matrix, row i = pool[i] (see matrix)
 	matDim    int               // their dimension: 0 before the first, −1 once one does not fit
+	slots     facts.Slots       // which pool units state which fact slot (facts.go)
 }
 
 var (
@@ -83,6 +85,7 @@ func (b *Buffer) reset() {
 	b.setGuests(nil)
 	b.mat, b.matDim = nil, 0
 	b.summary = summaryCache{}
+	b.slots.Clear()
 	b.cleared++
 }
 
@@ -149,6 +152,7 @@ func (b *Buffer) AddMessages(ctx context.Context, msgs ...llms.ChatMessage) erro
 	if err != nil {
 		return err
 	}
+	b.extractFacts(ctx, es)
 	if b.opts.history != nil {
 		b.hist.Lock()
 		if err := b.mirror(ctx, shown); err != nil {
@@ -211,7 +215,8 @@ func (b *Buffer) place(e *entry, d draft) {
 		b.openHuman = -1
 	}
 	e.wordSet = b.wordSet(e.terms)
-	b.index.Add(len(b.pool), u.Text, len(b.pool)-1, e.terms)
+	b.slots.Add(u.Seq, u.Facts)
+	b.index.Add(len(b.pool), u.Text, len(b.pool)-1, e.indexTerms())
 	b.pool = append(b.pool, e)
 	b.byID[u.ID] = e
 }

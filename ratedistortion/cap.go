@@ -66,6 +66,7 @@ func (b *Buffer) enforceCap() {
 	for _, e := range b.pool {
 		if u, ok := drop[e.unit.Group]; ok {
 			delete(b.byID, e.unit.ID)
+			b.slots.Remove(e.unit.Seq, e.unit.Facts)
 			if b.opts.longTerm != nil {
 				d := engram.Demoted{Unit: e.unit, Retrieved: e.retrieved, Reward: e.reward}
 				d.Embedding = nil
@@ -98,6 +99,6 @@ func (b *Buffer) enforceCap() {
 	for i, e := range b.pool {
 		// A unit's novelty was judged against everything before it,
 		// dropped units included.
-		b.index.Add(i, e.unit.Text, i-1, e.terms)
+		b.index.Add(i, e.unit.Text, i-1, e.indexTerms())
 	}
 }

@@ -61,6 +61,11 @@ type UnitReport struct {
 	// Recalled reports that the long-term tier returned the unit for this
 	// load (it may have been cached by an earlier one).
 	Recalled bool
+	// Facts are what the unit states (see [WithFacts]); SupersededBy the
+	// ID of the unit that states a newer value of one of their slots, which
+	// this load gave the unit's relevance to, or "".
+	Facts        []engram.Fact
+	SupersededBy string
 }
 
 // Explain returns the report of the last load, in the shape every engram
@@ -104,6 +109,7 @@ func (s *selection) explanation() *Explanation {
 			Header:   strings.TrimSuffix(s.headers[i], "\n"),
 			Features: u.features, Utility: u.utility,
 			Tier: u.e.tier(), Recalled: u.e.origin != "" && s.recalled[u.e.origin],
+			Facts: u.e.unit.Facts, SupersededBy: s.stale[u.e],
 		}
 		if w := weight[u.item]; w > 0 {
 			r.Novelty = min(1, s.sol.Marginal()[u.item]/w)
@@ -124,7 +130,7 @@ func (x Explanation) Report() engram.LoadReport {
 		r.Units[i] = engram.UnitReport{
 			ID: u.ID, Seq: u.Seq, Group: u.Group, Role: u.Role, Text: u.Text, Time: u.Time, Tokens: u.Tokens,
 			Kept: u.Kept, Header: u.Header, Tier: u.Tier, Relevance: u.Features.Relevance, Utility: u.Utility,
-			Features: u.Features, Why: u.why(),
+			Features: u.Features, Why: u.why(), Facts: u.Facts, SupersededBy: u.SupersededBy,
 		}
 	}
 	return r
@@ -139,6 +145,8 @@ func (u UnitReport) why() string {
 		return "recalled from the long-term tier, " + u.mostly()
 	case u.Kept:
 		return u.mostly()
+	case u.SupersededBy != "":
+		return "superseded by a newer statement"
 	case u.Utility <= 0:
 		return "worth nothing to this query"
 	case u.Novelty < 0.5:

@@ -104,17 +104,18 @@ type selection struct {
 	units    []scored // every unit, chronological
 	kept     []bool   // by unit
 	sol      knapsack.Solution
-	items    []knapsack.Item // the knapsack's items, which sol reads
-	members  [][]int         // by item: its units
-	own      []int           // backing of the one-unit members
-	order    []int           // the units\' numbers in relevance\'s scores, by position in units
-	reserve  int             // tokens left for the summary
-	recalled map[string]bool // origins the long-term tier returned for this load
-	headers  map[int]string  // by unit: the date header shown before it, if any (see dateHeaders)
-	headTok  int             // the headers' cost
-	learned  bool            // the gate has learned from this load (learn.go)
-	summary  []string        // summary lines, each ending in "\n"
-	sumTok   int             // their exact cost, header included
+	items    []knapsack.Item   // the knapsack's items, which sol reads
+	members  [][]int           // by item: its units
+	own      []int             // backing of the one-unit members
+	order    []int             // the units\' numbers in relevance\'s scores, by position in units
+	reserve  int               // tokens left for the summary
+	recalled map[string]bool   // origins the long-term tier returned for this load
+	headers  map[int]string    // by unit: the date header shown before it, if any (see dateHeaders)
+	headTok  int               // the headers' cost
+	learned  bool              // the gate has learned from this load (learn.go)
+	summary  []string          // summary lines, each ending in "\n"
+	stale    map[*entry]string // superseded units, to the ID of the unit that superseded each (facts.go)
+	sumTok   int               // their exact cost, header included
 }
 
 // relevance scores every unit of the pool, then every guest (see
@@ -225,6 +226,7 @@ func (b *Buffer) selectUnits(query string, qvec []float32) (*selection, error) {
 		units: grow(s.units, n), kept: grow(s.kept, n), own: grow(s.own, n),
 		items: s.items[:0], members: s.members[:0], order: order}
 	rel := b.relevance(query, qvec)
+	s.stale = b.supersede(rel)
 	var itemOfGroup map[int64]int // made for the first tool call
 	lastGroup, lastItem := int64(-1), -1
 	items, members, own := s.items, s.members, s.own

@@ -42,6 +42,8 @@ type options struct {
 	now            func() time.Time
 	longTerm       engram.LongTerm
 	history        schema.ChatMessageHistory
+	facts          engram.FactExtractor
+	factsSet       bool // WithFacts was given, perhaps with nil
 }
 
 func defaults() options {
@@ -177,6 +179,21 @@ func WithLongTerm(lt engram.LongTerm) Option { return func(o *options) { o.longT
 // write to h, which already holds the transcript. Default nil: no history.
 func WithChatHistory(h schema.ChatMessageHistory) Option { return func(o *options) { o.history = h } }
 
+// WithFacts reads the facts each saved unit states with ex (an
+// [engram.FactExtractor]: adapters/langchaingo.FactExtractor asks a model),
+// so that facts that change are answered with their newest value: when a
+// later unit gives a slot (subject and relation) another value, the older
+// unit is superseded, and at each load its relevance goes to the unit that
+// states the newest value, which the question may share no word with. The
+// old unit keeps a share and may still be shown, under its date when the
+// history spans several days. [Explanation] names each unit's facts and
+// what superseded it; Save keeps them. An extractor's error is logged and
+// the unit stored without facts. Default none: no unit states a fact, and
+// only the text's own cues (corrections kept with what they correct) apply.
+func WithFacts(ex engram.FactExtractor) Option {
+	return func(o *options) { o.facts, o.factsSet = ex, true }
+}
+
 // WithClock sets the clock that stamps units. Default time.Now.
 func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
 
@@ -189,6 +206,8 @@ func (o *options) validate() error {
 		return bad("token budget %d must be positive", o.budget)
 	case o.memoryKey == "":
 		return bad("empty memory key")
+	case o.factsSet && o.facts == nil:
+		return bad("nil fact extractor")
 	case o.longTerm != nil && nilPointer(o.longTerm):
 		return bad("long-term tier is a nil %T", o.longTerm)
 	case !memvars.VisiblePrefix(o.humanPrefix) || !memvars.VisiblePrefix(o.aiPrefix):

@@ -27,7 +27,8 @@ import (
 //	magic "ENGRAMRD" | version uint16 | body length uint64 | body | CRC-32C uint32
 //
 // little-endian, the checksum (Castagnoli) over everything before it. The
-// body (version 2; version 1, still read, lacks the tool calls' messages) is the line fingerprint, the counters, the tool-call
+// body (version 3; version 2, still read, lacks the units' facts, and
+// version 1 the tool calls' messages too) is the line fingerprint, the counters, the tool-call
 // groups, the pool's own units with their statistics, and the units queued
 // for the long-term tier, in varints, length-prefixed strings and IEEE
 // floats. What the buffer derives from its units (the lexical index, the
@@ -36,7 +37,7 @@ import (
 // the guests), nor the last load.
 const (
 	magic         = "ENGRAMRD"
-	formatVersion = 2
+	formatVersion = 3
 	headerLen     = len(magic) + 2 + 8
 )
 
@@ -238,7 +239,8 @@ func (b *Buffer) install(ctx context.Context, s *snapshot) error {
 		e.vec = relevance.Compress(e.unit.Embedding)
 		analyse(e)
 		e.wordSet = b.wordSet(e.terms)
-		b.index.Add(i, e.unit.Text, i-1, e.terms)
+		b.slots.Add(e.unit.Seq, e.unit.Facts)
+		b.index.Add(i, e.unit.Text, i-1, e.indexTerms())
 		b.pool = append(b.pool, e)
 		b.byID[e.unit.ID] = e
 	}
@@ -385,7 +387,7 @@ func corrupt(format string, a ...any) error {
 // decodeBody decodes a checksummed body and checks that it describes a
 // buffer: the checksum catches damage, not a forged or buggy body.
 func decodeBody(body []byte, version uint16) (*snapshot, error) {
-	d := decoder{b: body}
+	d := decoder{b: body, version: version}
 	s := &snapshot{lines: d.str()}
 	s.seq, s.group, s.openHuman = d.varint(), d.varint(), d.varint()
 	s.dropped = d.count(math.MaxInt32)
@@ -475,13 +477,20 @@ func (e *encoder) unit(u *engram.Unit) {
 	for _, x := range u.Embedding {
 		e.b = binary.LittleEndian.AppendUint32(e.b, math.Float32bits(x))
 	}
+	e.uvarint(uint64(len(u.Facts)))
+	for _, f := range u.Facts {
+		e.str(f.Subject)
+		e.str(f.Relation)
+		e.str(f.Value)
+	}
 }
 
 // decoder reads the body's fields. The first failure sticks: later reads
 // return zero values, and err says what failed.
 type decoder struct {
-	b   []byte
-	err error
+	b       []byte
+	err     error
+	version uint16 // the format's: what fields there are
 }
 
 func (d *decoder) fail(format string, a ...any) {
@@ -570,6 +579,17 @@ func (d *decoder) unit(u *engram.Unit) {
 				return
 			}
 			u.Embedding[i] = x
+		}
+	}
+	if d.version >= 3 {
+		// Each fact is three strings, each at least a length byte.
+		n := d.count(len(d.b) / 3)
+		for range n {
+			f := engram.Fact{Subject: d.str(), Relation: d.str(), Value: d.str()}
+			if d.err == nil && (!f.Valid() || !utf8.ValidString(f.Subject+f.Relation+f.Value)) {
+				d.fail("unit %q: fact %q", u.ID, f.Key())
+			}
+			u.Facts = append(u.Facts, f)
 		}
 	}
 	switch {

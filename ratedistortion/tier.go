@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/facts"
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
 )
@@ -101,6 +102,7 @@ func (b *Buffer) recall(ctx context.Context, query string) (map[string]bool, []*
 			e.unit.Time = u.Time
 		}
 		e.unit.Flags |= u.Flags &^ engram.FlagPinned
+		e.unit.Facts = facts.Clean(u.Facts) // read when the tier stored it
 	}
 	return got, es
 }
@@ -150,7 +152,7 @@ func (b *Buffer) setGuests(gs []*entry) {
 			b.group++
 			e.wordSet = b.wordSet(e.terms)
 		}
-		b.gindex.Add(i, e.unit.Text, -1, e.terms)
+		b.gindex.Add(i, e.unit.Text, -1, e.indexTerms())
 		b.guestAt[e.unit.Seq] = i
 	}
 }

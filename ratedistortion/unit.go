@@ -32,6 +32,7 @@ type entry struct {
 	origin    string           // the long-term tier's id of a unit recalled from it; "" for the pool's own
 	used      int64            // a guest's last load that recalled or kept it
 	facts     facts.Analysis   // what its text says of the turns before it (internal/facts)
+	factTerms []string         // terms and its facts' words, for the lexical index (indexTerms); nil until asked
 }
 
 // draft is a unit prepared outside the lock, before it has a place in the pool.

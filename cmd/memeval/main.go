@@ -131,7 +131,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if len(ss) == 0 {
 		return fmt.Errorf("no conversations to replay in %s", cmp.Or(*data, "the generated set"))
 	}
-	ms, bs, restore, err := setup(*memories, *budgets, *offList)
+	ms, bs, restore, err := setup(eval.Known(), *memories, *budgets, *offList)
 	if err != nil {
 		return err
 	}
@@ -201,8 +201,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 
 // setup selects the memories and parses the budgets, and switches off
 // the relevance components listed until restore is called.
-func setup(memories, budgets, offList string) (ms []eval.Memory, bs []int, restore func(), err error) {
-	if ms, err = eval.Select(eval.Known(), memories); err != nil {
+func setup(known []eval.Memory, memories, budgets, offList string) (ms []eval.Memory, bs []int, restore func(), err error) {
+	if ms, err = eval.Select(known, memories); err != nil {
 		return nil, nil, nil, err
 	}
 	if bs, err = parseInts(budgets); err != nil {
@@ -222,7 +222,7 @@ func setup(memories, budgets, offList string) (ms []eval.Memory, bs []int, resto
 }
 
 func runUpdates(us []updates.Sample, memories, budgets, offList string, asJSON bool, stdout, stderr io.Writer) error {
-	ms, bs, restore, err := setup(memories, budgets, offList)
+	ms, bs, restore, err := setup(append(eval.Known(), eval.FactMemories(us)...), memories, budgets, offList)
 	if err != nil {
 		return err
 	}

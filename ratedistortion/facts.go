@@ -1,0 +1,122 @@
+package ratedistortion
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/facts"
+	"github.com/engram-go/engram/internal/text"
+)
+
+// Facts that change (WithFacts): each saved unit's facts are read by the
+// extractor and recorded in b.slots, the table of which units state which
+// slot. A load passes a superseded unit's relevance on to the unit that
+// states its slot's newest value (facts.Supersede), before utility, so the
+// two compete for the budget as the new statement would if the question
+// had matched it.
+
+// extractFacts fills the facts of es with the extractor's reading, outside
+// b.mu. Extraction never fails a save: an error or a panic is logged and
+// the unit keeps no facts. A unit that already has facts keeps them.
+func (b *Buffer) extractFacts(ctx context.Context, es []*entry) {
+	ex := b.opts.facts
+	if ex == nil {
+		return
+	}
+	b.mu.Lock()
+	known := b.slots.Known(engram.MaxKnownFacts)
+	b.mu.Unlock()
+	for _, e := range es {
+		if e.unit.Facts != nil || e.unit.Role == engram.RoleSystem {
+			continue
+		}
+		fs, err := callExtractor(ctx, ex, e.unit, known)
+		if err != nil {
+			b.opts.logger.Warn("ratedistortion: fact extractor failed; the unit is stored without facts",
+				"error", err, "role", e.unit.Role.String())
+			continue
+		}
+		e.unit.Facts = facts.Clean(fs)
+	}
+}
+
+// indexTerms returns the words the lexical index holds for e: its text's,
+// and the subjects' and relations' of the facts it states that its text
+// does not hold. A fact names its slot the way a question about it does
+// ("home city", "employer") more often than the statement does ("we
+// relocated to Edinburgh"): the words find the newest statement even when
+// no older one is there to pass it relevance. Redundancy (wordSet) still
+// compares the texts alone, or two statements of one slot would repeat
+// each other.
+func (e *entry) indexTerms() []string {
+	if len(e.unit.Facts) == 0 {
+		return e.terms
+	}
+	if e.factTerms == nil {
+		e.factTerms = slices.Clone(e.terms)
+		for _, f := range e.unit.Facts {
+			for _, t := range text.Terms(f.Subject + " " + f.Relation) {
+				if !slices.Contains(e.factTerms, t) {
+					e.factTerms = append(e.factTerms, t)
+				}
+			}
+		}
+	}
+	return e.factTerms
+}
+
+// callExtractor calls ex on u, turning a panic into an error.
+func callExtractor(ctx context.Context, ex engram.FactExtractor, u engram.Unit, known []engram.Fact) (fs []engram.Fact, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			fs, err = nil, fmt.Errorf("fact extractor panicked: %v", r)
+		}
+	}()
+	u.Embedding = nil // the extractor reads text; the vector is the pool's
+	return ex(ctx, u, known)
+}
+
+// supersede passes relevance from superseded units to the units that state
+// their slots' newest values, in rel (the pool's scores, then the guests'),
+// and returns, by superseded entry, the ID of the unit that superseded it;
+// nil when nothing is. A guest — recalled from the long-term tier, older
+// than the whole pool — is superseded by the pool's newest statement of a
+// slot it states with another value. b.mu is held.
+func (b *Buffer) supersede(rel []float64) map[*entry]string {
+	if b.slots.Len() == 0 {
+		return nil
+	}
+	at := make(map[int64]int) // pool unit by Seq, for those that state facts
+	for i, e := range b.pool {
+		if len(e.unit.Facts) > 0 {
+			at[e.unit.Seq] = i
+		}
+	}
+	var stale map[*entry]string
+	facts.Supersede(rel, func(d int) (int, bool) {
+		e := b.entryAt(d)
+		if len(e.unit.Facts) == 0 {
+			return 0, false
+		}
+		seq := e.unit.Seq
+		if e.origin != "" {
+			seq = -1 // older than every pool unit
+		}
+		by, ok := b.slots.SupersededBy(seq, e.unit.Facts)
+		if !ok {
+			return 0, false
+		}
+		j, ok := at[by]
+		if !ok {
+			return 0, false
+		}
+		if stale == nil {
+			stale = make(map[*entry]string)
+		}
+		stale[e] = b.pool[j].unit.ID
+		return j, true
+	})
+	return stale
+}
