@@ -302,8 +302,13 @@ func agree(a, b []float32) bool {
 }
 
 // encode returns s in the saved format.
-func (s *snapshot) encode() []byte {
-	var e encoder
+func (s *snapshot) encode() []byte { return s.encodeVersion(formatVersion) }
+
+// encodeVersion returns s in the given version of the format, leaving out
+// what it lacks: Save writes the newest; tests write older ones to check
+// that Restore still reads them.
+func (s *snapshot) encodeVersion(version uint16) []byte {
+	e := encoder{version: version}
 	e.str(s.lines)
 	e.varint(s.seq)
 	e.varint(s.group)
@@ -324,7 +329,9 @@ func (s *snapshot) encode() []byte {
 		for _, id := range u.toolIDs {
 			e.str(id)
 		}
-		e.call(u.call)
+		if version >= 2 {
+			e.call(u.call)
+		}
 	}
 	e.uvarint(uint64(len(s.demoted)))
 	for _, d := range s.demoted {
@@ -334,7 +341,7 @@ func (s *snapshot) encode() []byte {
 	}
 	out := make([]byte, 0, headerLen+len(e.b)+4)
 	out = append(out, magic...)
-	out = binary.LittleEndian.AppendUint16(out, formatVersion)
+	out = binary.LittleEndian.AppendUint16(out, version)
 	out = binary.LittleEndian.AppendUint64(out, uint64(len(e.b)))
 	out = append(out, e.b...)
 	return binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, castagnoli))
@@ -451,7 +458,10 @@ func decodeBody(body []byte, version uint16) (*snapshot, error) {
 }
 
 // encoder appends the body's fields.
-type encoder struct{ b []byte }
+type encoder struct {
+	b       []byte
+	version uint16 // of the format written
+}
 
 func (e *encoder) uvarint(x uint64) { e.b = binary.AppendUvarint(e.b, x) }
 func (e *encoder) varint(x int64)   { e.b = binary.AppendVarint(e.b, x) }
@@ -476,6 +486,9 @@ func (e *encoder) unit(u *engram.Unit) {
 	e.uvarint(uint64(len(u.Embedding)))
 	for _, x := range u.Embedding {
 		e.b = binary.LittleEndian.AppendUint32(e.b, math.Float32bits(x))
+	}
+	if e.version < 3 {
+		return
 	}
 	e.uvarint(uint64(len(u.Facts)))
 	for _, f := range u.Facts {

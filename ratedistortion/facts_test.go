@@ -1,0 +1,266 @@
+package ratedistortion
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/engram-go/engram"
+)
+
+// keyed is a fact extractor that knows some texts' facts, and records the
+// known slots each call was given.
+type keyed struct {
+	mu    sync.Mutex
+	facts map[string][]engram.Fact
+	known [][]engram.Fact
+	err   error
+	panic bool
+}
+
+func (k *keyed) extract(_ context.Context, u engram.Unit, known []engram.Fact) ([]engram.Fact, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.known = append(k.known, known)
+	if k.panic {
+		panic("extractor bug")
+	}
+	if k.err != nil {
+		return nil, k.err
+	}
+	return k.facts[u.Text], nil
+}
+
+func omarCity(v string) engram.Fact {
+	return engram.Fact{Subject: "Omar", Relation: "home city", Value: v}
+}
+
+const (
+	oldCity = "Omar: I live in Lisbon, in a little flat above a bakery."
+	newCity = "Omar: We relocated to Edinburgh last month, fresh start and all that."
+)
+
+// moved saves the old statement, filler, then the new one, which shares
+// no word with the question.
+func moved(t *testing.T, b *Buffer) {
+	t.Helper()
+	save(t, b, oldCity, "Ana: Lovely, I hope the bread is good.")
+	for i := range 30 {
+		save(t, b, fmt.Sprintf("Omar: Training for the marathon, week %d, legs sore again.", i),
+			fmt.Sprintf("Ana: Keep going, %d weeks done already!", i))
+	}
+	save(t, b, newCity, "Ana: What a change!")
+}
+
+func cityFacts() *keyed {
+	return &keyed{facts: map[string][]engram.Fact{oldCity: {omarCity("Lisbon")}, newCity: {omarCity("Edinburgh")}}}
+}
+
+func TestFactsSupersedeTheOldValue(t *testing.T) {
+	const q = "Which city does Omar live in?"
+	// Without facts the old value answers: the new statement shares no
+	// word with the question.
+	plain := newBuffer(t, WithTokenBudget(40))
+	moved(t, plain)
+	if h := load(t, plain, q); strings.Contains(h, "Edinburgh") || !strings.Contains(h, "Lisbon") {
+		t.Fatalf("without facts the test shows nothing: the new value was found or the old lost:\n%s", h)
+	}
+
+	b := newBuffer(t, WithTokenBudget(40), WithFacts(cityFacts().extract))
+	moved(t, b)
+	h := load(t, b, q)
+	if !strings.Contains(h, "Edinburgh") {
+		t.Fatalf("the newest value is not shown:\n%s", h)
+	}
+	x, _ := b.ExplainSelection()
+	var oldR, newR *UnitReport
+	for i, u := range x.Units {
+		switch u.Text {
+		case oldCity:
+			oldR = &x.Units[i]
+		case newCity:
+			newR = &x.Units[i]
+		}
+	}
+	if oldR == nil || newR == nil {
+		t.Fatal("Explain lost a statement")
+	}
+	if oldR.SupersededBy != newR.ID || newR.SupersededBy != "" {
+		t.Errorf("SupersededBy: old %q, new %q; want %q, \"\"", oldR.SupersededBy, newR.SupersededBy, newR.ID)
+	}
+	if !slices.Equal(oldR.Facts, []engram.Fact{omarCity("Lisbon")}) || !slices.Equal(newR.Facts, []engram.Fact{omarCity("Edinburgh")}) {
+		t.Errorf("facts: old %v, new %v", oldR.Facts, newR.Facts)
+	}
+	if newR.Features.Relevance < oldR.Features.Relevance {
+		t.Errorf("the new statement's relevance %.3f is below the old one's %.3f", newR.Features.Relevance, oldR.Features.Relevance)
+	}
+	r, _ := b.Explain()
+	for _, u := range r.Units {
+		if u.Text == oldCity && u.SupersededBy != newR.ID {
+			t.Errorf("engram report: SupersededBy %q", u.SupersededBy)
+		}
+	}
+}
+
+func TestFactsRestatedSupersedeNothing(t *testing.T) {
+	same := "Omar: Still in Lisbon, still above the bakery."
+	k := cityFacts()
+	k.facts[same] = []engram.Fact{{Subject: "omar", Relation: "Home City", Value: "lisbon"}}
+	b := newBuffer(t, WithTokenBudget(400), WithFacts(k.extract))
+	save(t, b, oldCity, "Ana: Nice.")
+	save(t, b, same, "Ana: Good.")
+	load(t, b, "Which city does Omar live in?")
+	x, _ := b.ExplainSelection()
+	for _, u := range x.Units {
+		if u.SupersededBy != "" {
+			t.Errorf("%q superseded by %s, though it says the same", u.Text, u.SupersededBy)
+		}
+	}
+}
+
+func TestFactsExtractorSeesKnownSlots(t *testing.T) {
+	k := cityFacts()
+	b := newBuffer(t, WithFacts(k.extract))
+	save(t, b, oldCity, "Ana: Nice.")
+	save(t, b, newCity, "Ana: Wow.")
+	// Each save's units see the slots known before it: none, then Lisbon.
+	if len(k.known) != 4 || len(k.known[0]) != 0 || !slices.Equal(k.known[2], []engram.Fact{omarCity("Lisbon")}) {
+		t.Fatalf("known slots by call: %v", k.known)
+	}
+}
+
+func TestFactsExtractorFailureLosesNothing(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		k    *keyed
+	}{
+		{"error", &keyed{err: errors.New("model down")}},
+		{"panic", &keyed{panic: true}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var logs bytes.Buffer
+			b := newBuffer(t, WithFacts(tt.k.extract), WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+			save(t, b, oldCity, "Ana: Nice.")
+			if n := b.Len(); n != 2 {
+				t.Fatalf("%d units stored, want 2", n)
+			}
+			for _, u := range b.Units() {
+				if u.Facts != nil {
+					t.Errorf("%q has facts %v", u.Text, u.Facts)
+				}
+			}
+			if !strings.Contains(logs.String(), "fact extractor failed") {
+				t.Errorf("the failure was not logged:\n%s", logs.String())
+			}
+		})
+	}
+}
+
+func TestFactsNilExtractorRefused(t *testing.T) {
+	if _, err := New(WithFacts(nil)); !errors.Is(err, engram.ErrInvalidOption) {
+		t.Fatalf("New(WithFacts(nil)) = %v, want ErrInvalidOption", err)
+	}
+}
+
+func TestFactsInvalidAreDropped(t *testing.T) {
+	k := &keyed{facts: map[string][]engram.Fact{oldCity: {{Subject: "Omar", Relation: "", Value: "x"}, omarCity("Lisbon"), omarCity("Lisboa")}}}
+	b := newBuffer(t, WithFacts(k.extract))
+	save(t, b, oldCity, "Ana: Nice.")
+	if got := b.Units()[0].Facts; !slices.Equal(got, []engram.Fact{omarCity("Lisboa")}) {
+		t.Fatalf("facts kept %v, want the one valid fact per slot, the last given", got)
+	}
+}
+
+func TestFactsSurviveSaveAndRestore(t *testing.T) {
+	k := cityFacts()
+	b := newBuffer(t, WithTokenBudget(40), WithFacts(k.extract))
+	moved(t, b)
+	r, err := Restore(context.Background(), bytes.NewReader(saved(t, b)), WithTokenBudget(40))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Restored without an extractor, the units keep what was read.
+	if h := load(t, r, "Which city does Omar live in?"); !strings.Contains(h, "Edinburgh") {
+		t.Fatalf("after Restore the newest value is not shown:\n%s", h)
+	}
+	for _, u := range r.Units() {
+		if u.Text == newCity && !slices.Equal(u.Facts, []engram.Fact{omarCity("Edinburgh")}) {
+			t.Fatalf("restored facts %v", u.Facts)
+		}
+	}
+}
+
+func TestRestoreReadsVersion2(t *testing.T) {
+	b := newBuffer(t, WithTokenBudget(200))
+	save(t, b, "Ana: I live in Lisbon.", "Ben: Lovely.")
+	v2 := b.snapshot().encodeVersion(2)
+	r, err := Restore(context.Background(), bytes.NewReader(v2), WithTokenBudget(200))
+	if err != nil {
+		t.Fatalf("a version 2 file: %v", err)
+	}
+	if got, want := load(t, r, "Where does Ana live?"), load(t, b, "Where does Ana live?"); got != want {
+		t.Fatalf("restored from version 2:\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestFactsCapFallsBackToTheNewestLeft(t *testing.T) {
+	k := cityFacts()
+	mid := "Omar: For now we are staying in Porto with my aunt."
+	k.facts[mid] = []engram.Fact{omarCity("Porto")}
+	b := newBuffer(t, WithFacts(k.extract), WithMaxUnits(8), WithTokenBudget(400))
+	save(t, b, oldCity, "Ana: Nice.")
+	save(t, b, mid, "Ana: Family!")
+	for i := range 6 {
+		save(t, b, fmt.Sprintf("Omar: filler %d", i), "Ana: ok")
+	}
+	// The cap dropped the oldest units; Lisbon, if kept, is superseded by
+	// Porto, and Porto by nothing.
+	load(t, b, "Which city does Omar live in?")
+	x, _ := b.ExplainSelection()
+	for _, u := range x.Units {
+		if u.Text == mid && u.SupersededBy != "" {
+			t.Errorf("the newest statement left is superseded by %s", u.SupersededBy)
+		}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, e := range b.pool {
+		if _, ok := b.slots.SupersededBy(e.unit.Seq, e.unit.Facts); ok && e.unit.Text != oldCity {
+			t.Errorf("%q is superseded", e.unit.Text)
+		}
+	}
+}
+
+func TestFactsRecalledUnitSupersededByThePool(t *testing.T) {
+	lt := &fakeTier{}
+	k := cityFacts()
+	b := newBuffer(t, WithTokenBudget(40), WithFacts(k.extract), WithLongTerm(lt), WithMaxUnits(20))
+	moved(t, b)
+	// The cap handed the old statement down with its facts; the tier
+	// returns it on a query that matches it.
+	var held *engram.Demoted
+	for i := range lt.held {
+		if lt.held[i].Text == oldCity {
+			held = &lt.held[i]
+		}
+	}
+	if held == nil || !slices.Equal(held.Facts, []engram.Fact{omarCity("Lisbon")}) {
+		t.Fatalf("the old statement went down without its facts: %+v", held)
+	}
+	h := load(t, b, "Which city does Omar live in? Lisbon flat bakery")
+	if !strings.Contains(h, "Edinburgh") {
+		t.Fatalf("the pool's newer value is not shown over the recalled one:\n%s", h)
+	}
+	x, _ := b.ExplainSelection()
+	for _, u := range x.Units {
+		if u.Text == oldCity && (u.Tier != engram.TierLongTerm || u.SupersededBy == "") {
+			t.Errorf("recalled statement: tier %v, superseded by %q", u.Tier, u.SupersededBy)
+		}
+	}
+}
