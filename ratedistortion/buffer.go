@@ -40,16 +40,17 @@ type Buffer struct {
 	last      *selection        // the last load, explained on demand
 	spare     *selection        // the load before it, whose arrays the next load reuses
 	summary   summaryCache
-	cleared   int64             // times the pool was cleared: a load that spans one is not recorded
-	guests    []*entry          // what the long-term tier recalled for the latest load, by its Seq there
-	gindex    *relevance.Index  // the guests' words, by position in guests
-	guestAt   map[int64]int     // the guests by their Seq in the long-term tier, for their neighbours
-	recalled  map[string]*entry // units recalled from the long-term tier, cached prepared, by origin
-	loads     int64             // loads so far, for the cache's last use
-	demoted   []engram.Demoted  // let go by the cap, not yet handed to the long-term tier
-	mat       []float32         // the pool's dense embeddings in one matrix, row i = pool[i] (see matrix)
-	matDim    int               // their dimension: 0 before the first, −1 once one does not fit
-	slots     facts.Slots       // which pool units state which fact slot (facts.go)
+	cleared   int64                // times the pool was cleared: a load that spans one is not recorded
+	guests    []*entry             // what the long-term tier recalled for the latest load, by its Seq there
+	gindex    *relevance.Index     // the guests' words, by position in guests
+	guestAt   map[int64]int        // the guests by their Seq in the long-term tier, for their neighbours
+	recalled  map[string]*entry    // units recalled from the long-term tier, cached prepared, by origin
+	loads     int64                // loads so far, for the cache's last use
+	demoted   []engram.Demoted     // let go by the cap, not yet handed to the long-term tier
+	mat       []float32            // the pool's dense embeddings in one matrix, row i = pool[i] (see matrix)
+	matDim    int                  // their dimension: 0 before the first, −1 once one does not fit
+	slots     facts.Slots          // which pool units state which fact slot (facts.go)
+	slotVec   map[string][]float32 // each slot's words embedded, by key (embedSlots)
 }
 
 var (
@@ -86,6 +87,7 @@ func (b *Buffer) reset() {
 	b.mat, b.matDim = nil, 0
 	b.summary = summaryCache{}
 	b.slots.Clear()
+	b.slotVec = nil
 	b.cleared++
 }
 
@@ -153,6 +155,7 @@ func (b *Buffer) AddMessages(ctx context.Context, msgs ...llms.ChatMessage) erro
 		return err
 	}
 	b.extractFacts(ctx, es)
+	b.embedSlots(ctx, es)
 	if b.opts.history != nil {
 		b.hist.Lock()
 		if err := b.mirror(ctx, shown); err != nil {

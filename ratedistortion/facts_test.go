@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/embed"
 )
 
 // keyed is a fact extractor that knows some texts' facts, and records the
@@ -240,7 +241,8 @@ func TestFactsCapFallsBackToTheNewestLeft(t *testing.T) {
 func TestFactsRecalledUnitSupersededByThePool(t *testing.T) {
 	lt := &fakeTier{}
 	k := cityFacts()
-	b := newBuffer(t, WithTokenBudget(40), WithFacts(k.extract), WithLongTerm(lt), WithMaxUnits(20))
+	b := newBuffer(t, WithTokenBudget(40), WithFacts(k.extract), WithLongTerm(lt), WithMaxUnits(20),
+		WithLogger(slog.New(slog.DiscardHandler)))
 	moved(t, b)
 	// The cap handed the old statement down with its facts; the tier
 	// returns it on a query that matches it.
@@ -262,5 +264,70 @@ func TestFactsRecalledUnitSupersededByThePool(t *testing.T) {
 		if u.Text == oldCity && (u.Tier != engram.TierLongTerm || u.SupersededBy == "") {
 			t.Errorf("recalled statement: tier %v, superseded by %q", u.Tier, u.SupersededBy)
 		}
+	}
+}
+
+// A question that shares no word with any statement of a slot still finds
+// its newest one through the slot's own words ("Omar employer").
+func TestFactsSlotWordsFindTheNewest(t *testing.T) {
+	poached := "Omar: Guess who got poached? I'm with Larkspur Games now."
+	k := &keyed{facts: map[string][]engram.Fact{poached: {{Subject: "Omar", Relation: "employer", Value: "Larkspur Games"}}}}
+	const q = "Which company does Omar work for these days?"
+	for _, with := range []bool{false, true} {
+		opts := []Option{WithTokenBudget(100)}
+		if with {
+			opts = append(opts, WithFacts(k.extract))
+		}
+		b := newBuffer(t, opts...)
+		save(t, b, poached, "Ana: Congratulations!")
+		for i := range 30 {
+			save(t, b, fmt.Sprintf("Omar: Training for the marathon, week %d, legs sore again.", i),
+				fmt.Sprintf("Ana: Keep going, %d weeks done already!", i))
+		}
+		if got := strings.Contains(load(t, b, q), "Larkspur"); got != with {
+			t.Errorf("with facts %v: the statement shown %v", with, got)
+		}
+	}
+}
+
+// flakyEmbedder is the default embedder whose failAt-th EmbedDocuments
+// call (from 1) fails.
+type flakyEmbedder struct {
+	mu     sync.Mutex
+	calls  int
+	failAt int
+	e      *embed.Embedder
+}
+
+func (f *flakyEmbedder) EmbedDocuments(ctx context.Context, texts []string) ([][]float32, error) {
+	f.mu.Lock()
+	f.calls++
+	fail := f.calls == f.failAt
+	f.mu.Unlock()
+	if fail {
+		return nil, errors.New("embedder down")
+	}
+	return f.e.EmbedDocuments(ctx, texts)
+}
+
+func (f *flakyEmbedder) EmbedQuery(ctx context.Context, s string) ([]float32, error) {
+	return f.e.EmbedQuery(ctx, s)
+}
+
+func TestFactsSlotEmbeddingFailureIsLogged(t *testing.T) {
+	var logs bytes.Buffer
+	def, err := embed.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &flakyEmbedder{e: def}
+	b := newBuffer(t, WithFacts(cityFacts().extract), WithEmbedder(e), WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	e.failAt = 2 // the turn embeds, then the slot's words fail
+	save(t, b, oldCity, "Ana: Nice.")
+	if b.Len() != 2 || !strings.Contains(logs.String(), "fact slots not embedded") {
+		t.Fatalf("%d units; log:\n%s", b.Len(), logs.String())
+	}
+	if h := load(t, b, "Which city does Omar live in?"); !strings.Contains(h, "Lisbon") {
+		t.Fatalf("the statement is lost:\n%s", h)
 	}
 }

@@ -226,7 +226,7 @@ func (b *Buffer) selectUnits(query string, qvec []float32) (*selection, error) {
 		units: grow(s.units, n), kept: grow(s.kept, n), own: grow(s.own, n),
 		items: s.items[:0], members: s.members[:0], order: order}
 	rel := b.relevance(query, qvec)
-	s.stale = b.supersede(rel)
+	s.stale = b.supersede(rel, qvec)
 	var itemOfGroup map[int64]int // made for the first tool call
 	lastGroup, lastItem := int64(-1), -1
 	items, members, own := s.items, s.members, s.own

@@ -168,6 +168,7 @@ func Restore(ctx context.Context, r io.Reader, opts ...Option) (*Buffer, error) 
 	if err := b.install(ctx, s); err != nil {
 		return nil, err
 	}
+	b.embedSlots(ctx, b.pool)
 	return b, nil
 }
 

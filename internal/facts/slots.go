@@ -104,6 +104,26 @@ func (s *Slots) SupersededBy(seq int64, fs []engram.Fact) (int64, bool) {
 	return by, ok
 }
 
+// Current calls fn with each slot's key and the sequence number of the
+// unit that states its newest value, in no particular order.
+func (s *Slots) Current(fn func(key string, seq int64)) {
+	for k, l := range s.bySlot {
+		fn(k, l[len(l)-1].seq)
+	}
+}
+
+// SlotFloor is the cosine between a query and a slot's words ("Omar home
+// city") below which the slot is not what the query asks about. (With the
+// offline embedder, on the update set: the slot asked about has a median
+// cosine of 0.90 and a tenth percentile of 0.69 with its question; other
+// slots a median of 0.49.)
+const SlotFloor = 0.6
+
+// SlotShare returns the share of the best unit's relevance that a query
+// whose cosine with a slot's words is c gives the unit stating the slot's
+// newest value: 0 up to SlotFloor, rising linearly to 1 at c = 1.
+func SlotShare(c float64) float64 { return max(0, min(1, (c-SlotFloor)/(1-SlotFloor))) }
+
 // Known returns the current value of at most max slots, those stated most
 // recently first: what a memory passes its engram.FactExtractor.
 func (s *Slots) Known(max int) []engram.Fact {
