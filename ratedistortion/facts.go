@@ -136,31 +136,15 @@ func (b *Buffer) supersede(rel []float64, qvec []float32) map[*entry]string {
 		}
 	}
 	if qvec != nil && len(b.slotVec) > 0 {
-		top := 0.0
-		for _, x := range rel {
-			top = max(top, x)
-		}
-		bestJ, bestC := -1, 0.0
+		var asked []facts.Asked
 		b.slots.Current(func(key string, seq int64) {
 			v, ok := b.slotVec[key]
 			j, in := at[seq]
-			if !ok || !in {
-				return
-			}
-			c := relevance.Dot(qvec, v)
-			if c > bestC {
-				bestJ, bestC = j, c
-			}
-			if w := facts.SlotShare(c); w > 0 {
-				rel[j] = max(rel[j], w*top)
+			if ok && in {
+				asked = append(asked, facts.Asked{Unit: j, Cosine: relevance.Dot(qvec, v)})
 			}
 		})
-		if bestC >= facts.SlotFloor {
-			// The slot the query is most like is what it asks about: its
-			// newest statement is worth the best match (on the update
-			// set, 0.927 → 0.960 of single-hop recall at 1,024 tokens).
-			rel[bestJ] = max(rel[bestJ], top)
-		}
+		facts.Ask(rel, asked)
 	}
 	var stale map[*entry]string
 	facts.Supersede(rel, func(d int) (int, bool) {

@@ -1,6 +1,7 @@
 package facts
 
 import (
+	"math"
 	"reflect"
 	"testing"
 
@@ -97,5 +98,21 @@ func TestSupersedePassesRelevanceOn(t *testing.T) {
 	rel = []float64{1, 2}
 	if n := Supersede(rel, func(int) (int, bool) { return 5, true }); n != 0 || rel[0] != 1 {
 		t.Fatalf("an out-of-range successor moved relevance: %d, %v", n, rel)
+	}
+}
+
+func TestAskGivesTheMostLikeSlotTheBestRelevance(t *testing.T) {
+	rel := []float64{2, 0.1, 0.1, 0.1}
+	Ask(rel, []Asked{{Unit: 1, Cosine: 0.95}, {Unit: 2, Cosine: SlotFloor + (1-SlotFloor)/2}, {Unit: 3, Cosine: 0.3}, {Unit: 9, Cosine: 1}})
+	for i, want := range []float64{2, 2, 1, 0.1} {
+		if math.Abs(rel[i]-want) > 1e-9 {
+			t.Fatalf("Ask = %v, want %v at %d", rel, want, i)
+		}
+	}
+	// No slot like enough: nothing moves.
+	rel = []float64{2, 0.1}
+	Ask(rel, []Asked{{Unit: 1, Cosine: SlotFloor - 0.01}})
+	if rel[1] != 0.1 {
+		t.Fatalf("a slot below the floor moved relevance: %v", rel)
 	}
 }
