@@ -3,6 +3,7 @@ package langchaingo
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"regexp"
 	"strings"
 	"unicode"
@@ -73,7 +74,7 @@ func FactExtractor(model llms.Model, opts ...FactOption) (engram.FactExtractor, 
 	for _, opt := range opts {
 		opt(&o)
 	}
-	if model == nil {
+	if v := reflect.ValueOf(model); model == nil || v.Kind() == reflect.Pointer && v.IsNil() {
 		return nil, fmt.Errorf("langchaingo: fact extractor: nil model: %w", engram.ErrInvalidOption)
 	}
 	if o.maxFacts < 1 {
