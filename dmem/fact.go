@@ -24,8 +24,11 @@ func (m *Memory) readFacts(ctx context.Context, ds []draft) error {
 		return nil
 	}
 	m.mu.RLock()
-	known := m.slots.Known(engram.MaxKnownFacts)
+	known, closed := m.slots.Known(engram.MaxKnownFacts), m.closed
 	m.mu.RUnlock()
+	if closed {
+		return nil // the save fails as it takes the lock, unread
+	}
 	var now time.Time
 	for i := range ds {
 		d := &ds[i]
