@@ -238,9 +238,12 @@ func WithChatHistory(h schema.ChatMessageHistory) Option { return func(o *option
 // candidate one of whose slots a newer unit gives another value is
 // superseded: the newer unit joins the candidates with at least the old
 // one's score, and the old one keeps half of its own ([Memory.Explain]
-// names the newer unit). An error or a panic of ex is logged
-// ([WithLogger]) and the unit is stored without facts. ex must not be nil.
-// Default: none, and units carry no facts.
+// names the newer unit). A step that gives a known slot another value is
+// news however familiar its words: it never merges into a stored unit, and
+// it is kept at least where, and with at least the priority, the statement
+// it supersedes is. An error or a panic of ex is logged ([WithLogger]) and
+// the unit is stored without facts. ex must not be nil. Default: none, and
+// units carry no facts.
 func WithFacts(ex engram.FactExtractor) Option {
 	return func(o *options) { o.facts, o.factsSet = ex, true }
 }
