@@ -33,7 +33,12 @@
 // line break inside a unit's text ("\n", "\r\n", "\r", U+2028 and the other
 // Unicode breaks) is rendered as a newline and two spaces: no text can
 // start a line that reads as another role. Token counts are of that
-// rendered line.
+// rendered line. With [WithFacts], units carry the facts they state, and
+// a candidate whose fact a newer resident unit changes hands its score to
+// that unit, which joins the candidates though the query may not match it
+// ("Which city does Omar live in?" against "we relocated to Edinburgh");
+// a step that changes a fact is stored at least as the statement it
+// supersedes is.
 //
 // A durable memory keeps its record in a store (package dmem/store), scoped
 // to its namespace ([WithNamespace]: user, agent, session): units with their

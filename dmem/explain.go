@@ -59,7 +59,7 @@ func (m *Memory) report(n *loadNote) engram.LoadReport {
 	for i, c := range n.cs {
 		x := engram.UnitReport{
 			ID: c.id, Seq: c.seq, Group: c.group, Role: c.role, Text: c.text, Time: c.at, Tokens: c.tokens,
-			Kept: in[c.id], Header: header[c.id], Relevance: c.rel, Utility: c.score,
+			Kept: in[c.id], Header: header[c.id], Facts: c.fs, SupersededBy: c.newer, Relevance: c.rel, Utility: c.score,
 			Features: engram.Features{Tokens: c.tokens, Role: c.role},
 		}
 		route := RouteCore // a unit another writer stored
@@ -84,6 +84,8 @@ func why(x engram.UnitReport, route Route) string {
 		return "relevant, from " + from
 	case x.Kept:
 		return "salient, from " + from
+	case x.SupersededBy != "":
+		return "superseded by " + x.SupersededBy
 	case x.Utility <= 0:
 		return "worth nothing to this query"
 	}
@@ -108,6 +110,11 @@ type Explanation struct {
 	// Merged counts the near-duplicate steps folded into it; Retrieved the
 	// loads that returned it.
 	Merged, Retrieved int
+	// Facts are the facts it states ([WithFacts]), and SupersededBy the ID
+	// of the newest stored unit that gives one of their slots another
+	// value, "" if none does: a load passes its score on to that unit.
+	Facts        []engram.Fact
+	SupersededBy string
 	// Learned is the learned gate's score for the unit's features at
 	// admission ([WithGate]), and LearnedParts its parts on the logit
 	// scale, one per feature the unit has (gate.Gate.Contributions); its
@@ -137,7 +144,10 @@ func (m *Memory) ExplainUnit(id string) (Explanation, error) {
 	}
 	x := Explanation{
 		ID: u.ID, Text: u.Text, Route: u.Route, Delta: u.Delta, Gate: u.Gate, Novelty: u.Novelty,
-		Reward: u.Reward, Merged: u.Merged, Retrieved: u.Retrieved, History: slices.Clone(u.History),
+		Reward: u.Reward, Merged: u.Merged, Retrieved: u.Retrieved, Facts: u.Facts, History: slices.Clone(u.History),
+	}
+	if n := m.successor(u.Seq, u.Facts); n != nil {
+		x.SupersededBy = n.ID
 	}
 	if stored {
 		x.Priority = m.priorityAt(u, m.st.Seq)
@@ -160,6 +170,12 @@ func (x Explanation) String() string {
 			fmt.Fprintf(&sb, " %s=%+.3f", k, x.LearnedParts[k])
 		}
 		sb.WriteByte('\n')
+	}
+	for _, f := range x.Facts {
+		fmt.Fprintf(&sb, "  states %s | %s = %s\n", f.Subject, f.Relation, f.Value)
+	}
+	if x.SupersededBy != "" {
+		fmt.Fprintf(&sb, "  superseded by %s\n", x.SupersededBy)
 	}
 	for _, e := range x.History {
 		fmt.Fprintf(&sb, "  step %d: %s → %s δ=%+.3f g=%.2f priority=%.3f\n", e.Step, e.Kind, e.Route, e.Delta, e.Gate, e.Priority)

@@ -45,6 +45,7 @@ type Memory struct {
 	gone      map[string]*unit  // units that left, for Explain; bounded
 	goneOrder []int64           // sequence numbers of gone, oldest first
 	df        map[string]uint32 // steps seen per term
+	slots     facts.Slots       // the fact slots resident units state (WithFacts)
 	seen      seenRing
 	novelty   routeGate // gates reward-free novelty
 	rpe       routeGate // gates reward prediction errors
@@ -144,6 +145,7 @@ func (m *Memory) reset() {
 	m.gone = make(map[string]*unit)
 	m.goneOrder = nil
 	m.df = make(map[string]uint32)
+	m.slots.Clear()
 	m.seen = seenRing{}
 	m.novelty, m.rpe = noveltyGate(), rewardGate()
 	m.st = state{Lines: m.linesFingerprint()}
@@ -389,6 +391,7 @@ type draft struct {
 	keys    []string        // terms and neighbouring pairs, for novelty
 	salient map[string]bool // terms that are numbers or names
 	lex     lexis           // what the words index keeps of the text
+	fs      []engram.Fact   // the facts it states: carried in, or read by WithFacts
 }
 
 // record embeds and counts drafts, then places them in order and commits.
@@ -420,6 +423,9 @@ func (m *Memory) record(ctx context.Context, ds []draft) ([]string, error) {
 		d.keys = keys(terms)
 		d.salient = salientTerms(d.text)
 		d.lex = lexis{terms: terms, names: relevance.Names(d.text)}
+	}
+	if err := m.readFacts(ctx, ds); err != nil {
+		return nil, err
 	}
 
 	m.seqMu.Lock()
@@ -522,7 +528,7 @@ func (m *Memory) step(d *draft, b *batch) string {
 	u := &unit{
 		Unit: engram.Unit{
 			ID: idOf(seq), Seq: seq, Group: m.groupFor(d.role), Role: d.role, Text: d.text,
-			Time: d.at, Tokens: d.tokens, Embedding: d.vec, Flags: d.flags,
+			Time: d.at, Tokens: d.tokens, Embedding: d.vec, Flags: d.flags, Facts: d.fs,
 		},
 		Kind: d.kind, Meta: d.meta, heapIdx: -1, slot: -1, Fresh: -1, facts: facts.Turn(d.text, d.role.String()),
 	}
@@ -537,7 +543,12 @@ func (m *Memory) step(d *draft, b *batch) string {
 	u.Delta, u.Gate = u.Novelty, g
 	home := u
 	var dup *unit
-	if !d.force {
+	// A step that gives a fact another value is news, however familiar
+	// its words: it never merges (into the very statement it overturns,
+	// perhaps, said again), and it is kept at least where and as long as
+	// the statement it supersedes.
+	old := m.successor(-1, d.fs)
+	if !d.force && old == nil {
 		dup = m.duplicate(d.vec, d.text, d.lex, near, sim)
 	}
 	switch {
@@ -548,11 +559,15 @@ func (m *Memory) step(d *draft, b *batch) string {
 		m.bury(u, b)
 		home = dup
 	default:
-		r := route(g)
+		r, p := route(g), priority(g, u.Novelty, m.novelty.mid(0))*m.learned(u)
 		if d.force {
 			r = RouteCore
 		}
-		m.place(u, r, priority(g, u.Novelty, m.novelty.mid(0))*m.learned(u), EventRouted, d.lex, b)
+		if old != nil {
+			// Routes rise from nowhere to short to core; old is resident.
+			r, p = max(r, old.Route), max(p, m.priorityAt(old, seq))
+		}
+		m.place(u, r, p, EventRouted, d.lex, b)
 	}
 
 	for _, t := range d.keys {
@@ -660,6 +675,7 @@ func (m *Memory) resident(u *unit, lx lexis) {
 	m.groups[u.Group] = append(m.groups[u.Group], u)
 	m.lsh.add(u)
 	m.words.add(u, lx)
+	m.slots.Add(u.Seq, u.Facts)
 }
 
 // unplace removes u from wherever it is resident. m.mu must be held.
@@ -672,6 +688,7 @@ func (m *Memory) unplace(u *unit) {
 	}
 	m.lsh.remove(u)
 	m.words.remove(u)
+	m.slots.Remove(u.Seq, u.Facts)
 	if u.heapIdx >= 0 {
 		heap.Remove(&m.heap, u.heapIdx)
 	}

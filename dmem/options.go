@@ -48,6 +48,8 @@ type options struct {
 	now            func() time.Time
 	gate           *gate.Gate
 	chat           schema.ChatMessageHistory
+	facts          engram.FactExtractor
+	factsSet       bool // WithFacts was given, perhaps with nil
 }
 
 func defaults() options {
@@ -228,6 +230,24 @@ func WithGate(g *gate.Gate) Option { return func(o *options) { o.gate = g } }
 // first. Default nil: no history.
 func WithChatHistory(h schema.ChatMessageHistory) Option { return func(o *options) { o.chat = h } }
 
+// WithFacts has ex read the facts each unit states as it is stored
+// ([engram.Fact]), whichever call stores it. ex runs outside the memory's
+// lock and is given the current value of the slots the memory knows; a
+// unit that arrives with facts (one a working context demotes) keeps them
+// and is not read again. The facts are stored with the unit. At a load, a
+// candidate one of whose slots a newer unit gives another value is
+// superseded: the newer unit joins the candidates with at least the old
+// one's score, and the old one keeps half of its own ([Memory.Explain]
+// names the newer unit). A step that gives a known slot another value is
+// news however familiar its words: it never merges into a stored unit, and
+// it is kept at least where, and with at least the priority, the statement
+// it supersedes is. An error or a panic of ex is logged ([WithLogger]) and
+// the unit is stored without facts. ex must not be nil. Default: none, and
+// units carry no facts.
+func WithFacts(ex engram.FactExtractor) Option {
+	return func(o *options) { o.facts, o.factsSet = ex, true }
+}
+
 // WithClock sets the clock that stamps units. Default time.Now.
 func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
 
@@ -258,6 +278,8 @@ func (o *options) validate() error {
 		return bad("namespace %s is not UTF-8 without NUL", o.ns)
 	case o.memoryKey == "":
 		return bad("empty memory key")
+	case o.factsSet && o.facts == nil:
+		return bad("nil fact extractor")
 	case !memvars.VisiblePrefix(o.humanPrefix) || !memvars.VisiblePrefix(o.aiPrefix):
 		return bad("prefixes %q, %q must be non-empty and start with a visible character", o.humanPrefix, o.aiPrefix)
 	}

@@ -78,8 +78,10 @@ type cand struct {
 	sal    float64 // priority now
 	rel    float64 // relevance to the query
 	score  float64
-	dep    string // id of the candidate it cannot be shown without (see depends), or ""
-	u      *unit  // the resident unit, nil for another writer's
+	dep    string        // id of the candidate it cannot be shown without (see depends), or ""
+	fs     []engram.Fact // the facts it states
+	newer  string        // id of the candidate that supersedes it (see supersede), or ""
+	u      *unit         // the resident unit, nil for another writer's
 }
 
 // LoadMemoryVariables returns the history to show the model: among the
@@ -246,7 +248,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 		}
 		seen[u] = true
 		cs = append(cs, cand{id: u.ID, role: u.Role, text: u.Text, seq: u.Seq, group: u.Group, tokens: u.Tokens,
-			at: u.Time, u: u, vec: u.Embedding, meta: u.Meta, sal: m.priorityAt(u, now), rel: r})
+			at: u.Time, u: u, vec: u.Embedding, meta: u.Meta, fs: u.Facts, sal: m.priorityAt(u, now), rel: r})
 		rel = append(rel, r)
 	}
 	var near []*unit        // resident units among the nearest
@@ -275,6 +277,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 			}
 		}
 	}
+	relOf := func(*unit) float64 { return 0 }
 	if strings.TrimSpace(query) != "" {
 		docs := make([]int, 0, len(near)+len(m.short))
 		for _, u := range near {
@@ -290,7 +293,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 		} else {
 			all = relevance.ScoreSubset(q, m.words.ix, m.words, docs)
 		}
-		relOf := func(u *unit) float64 {
+		relOf = func(u *unit) float64 {
 			if u.slot >= 0 && u.slot < len(all) {
 				return all[u.slot]
 			}
@@ -331,6 +334,23 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 			}
 		}
 	}
+	// A candidate one of whose facts has a newer value brings the unit
+	// that states it, which the query may not match at all ("Which city
+	// does Omar live in?" against "we relocated to Edinburgh"), and its
+	// tool group; the score moves to it below.
+	for i := 0; i < len(cs); i++ {
+		n := m.successor(cs[i].seq, cs[i].fs)
+		if n == nil {
+			continue
+		}
+		cs[i].newer = n.ID
+		add(n, relOf(n))
+		if n.Role != engram.RoleHuman && n.Role != engram.RoleAI {
+			for _, u := range m.groups[n.Group] {
+				add(u, relOf(u))
+			}
+		}
+	}
 	// The turns a candidate cannot be shown without, and those that
 	// cannot be shown without it, join it, and are packed with it.
 	// Neighbours are found by slot, the resident units in step order.
@@ -354,6 +374,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 		}
 	}
 	score(cs, rel, lambda)
+	supersede(cs)
 	return cs, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/facts"
 	"github.com/engram-go/engram/internal/memvars"
 )
 
@@ -15,7 +16,8 @@ var _ engram.LongTerm = (*Memory)(nil)
 
 // Demote stores units a working context let go (see
 // ratedistortion.WithLongTerm), oldest first, as steps with their own role,
-// text and time. A unit the working context retrieved or was rewarded for
+// text, time and facts (the extractor of [WithFacts] reads those that come
+// without). A unit the working context retrieved or was rewarded for
 // goes to core memory, as an explicit add does: that decision was made
 // above; the others are routed by the gate like any step. Units with empty
 // text are skipped; on error nothing is stored.
@@ -31,7 +33,7 @@ func (m *Memory) Demote(ctx context.Context, units []engram.Demoted) error {
 		if !finite(u.Reward) {
 			return fmt.Errorf("dmem: demote %s: reward %v: %w", u.ID, u.Reward, engram.ErrInvalidInput)
 		}
-		ds = append(ds, draft{role: u.Role, kind: engram.StepMessage, text: u.Text, at: u.Time,
+		ds = append(ds, draft{role: u.Role, kind: engram.StepMessage, text: u.Text, at: u.Time, fs: facts.Clean(u.Facts),
 			force: u.Retrieved > 0 && u.Reward >= 0 || u.Reward > 0})
 	}
 	if len(ds) == 0 {
@@ -86,7 +88,7 @@ func (m *Memory) Recall(ctx context.Context, query string, budget int) ([]engram
 			// Another writer's unit, not resident here.
 			if !seen[c.id] {
 				seen[c.id] = true
-				out = append(out, engram.Unit{ID: c.id, Seq: c.seq, Group: c.group, Role: c.role, Text: c.text, Tokens: c.tokens})
+				out = append(out, engram.Unit{ID: c.id, Seq: c.seq, Group: c.group, Role: c.role, Text: c.text, Tokens: c.tokens, Facts: c.fs})
 			}
 			continue
 		}

@@ -104,15 +104,24 @@ func (u *unit) record(e Event) {
 	u.History = append(u.History, e)
 }
 
-// codecVersion is the version encode writes. Version 1 lacks Fresh and
-// keeps the time in nanoseconds, which cannot hold every year; decodeUnit
-// reads both.
-const codecVersion = 2
+// codecVersion is the newest version encode writes. Version 1 lacks Fresh
+// and keeps the time in nanoseconds, which cannot hold every year; version
+// 2 lacks the facts, and encode still writes it for a unit that states
+// none, so that a memory without [WithFacts] keeps records that earlier
+// releases read. decodeUnit reads all three.
+const codecVersion = 3
+
+// maxFacts bounds the facts a record read from disk may hold.
+const maxFacts = 1 << 10
 
 // encode appends the binary form of u, less its embedding, to b: the
 // Data of its [store.Record].
 func (u *unit) encode(b []byte) []byte {
-	b = append(b, codecVersion)
+	version := byte(codecVersion)
+	if len(u.Facts) == 0 {
+		version = 2
+	}
+	b = append(b, version)
 	b = binary.AppendVarint(b, u.Seq)
 	b = binary.AppendVarint(b, u.Group)
 	b = append(b, byte(u.Role), byte(u.Kind), byte(u.Route))
@@ -136,6 +145,15 @@ func (u *unit) encode(b []byte) []byte {
 		b = append(b, byte(e.Kind), byte(e.Route))
 		for _, f := range [...]float64{e.Delta, e.Gate, e.Priority} {
 			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
+		}
+	}
+	if version < 3 {
+		return b
+	}
+	b = binary.AppendUvarint(b, uint64(len(u.Facts)))
+	for _, f := range u.Facts {
+		for _, s := range [...]string{f.Subject, f.Relation, f.Value} {
+			b = appendBytes(b, []byte(s))
 		}
 	}
 	return b
@@ -269,6 +287,20 @@ func decodeUnit(b []byte) (*unit, error) {
 		}
 	} else {
 		d.err = true
+	}
+	if version >= 3 {
+		n := d.uvarint()
+		if n > maxFacts {
+			d.err = true
+		}
+		for i := uint64(0); i < n && !d.err; i++ {
+			f := engram.Fact{Subject: string(d.bytes(d.uvarint()))}
+			f.Relation = string(d.bytes(d.uvarint()))
+			f.Value = string(d.bytes(d.uvarint()))
+			u.Facts = append(u.Facts, f)
+		}
+		// What a damaged record states may not be a fact at all.
+		u.Facts = facts.Clean(u.Facts)
 	}
 	if d.err || u.Seq < 0 || u.Route > RouteMerged || tokens > maxTokens || merged > maxCount || retrieved > maxCount ||
 		u.Time.Nanosecond() < 0 || u.Group < 0 {

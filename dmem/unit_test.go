@@ -41,6 +41,32 @@ func TestCodecRoundTrip(t *testing.T) {
 	}
 }
 
+// A unit's facts round-trip in codec version 3; a unit without facts is
+// still written as version 2, which earlier releases read. A record cut
+// inside its facts is damaged.
+func TestCodecFacts(t *testing.T) {
+	u := codecUnit()
+	if b := u.encode(nil); b[0] != 2 {
+		t.Fatalf("a unit without facts is written as version %d, want 2", b[0])
+	}
+	u.Facts = []engram.Fact{{Subject: "Luna", Relation: "breed", Value: "Maine Coon"}, {Subject: "Luna", Relation: "owner", Value: "us"}}
+	b := u.encode(nil)
+	if b[0] != 3 {
+		t.Fatalf("a unit with facts is written as version %d, want 3", b[0])
+	}
+	got, err := decodeUnit(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got.Time, u.Time = got.Time.UTC(), u.Time.UTC()
+	if !reflect.DeepEqual(got, u) {
+		t.Fatalf("decode(encode(u)) =\n%+v\nwant\n%+v", got, u)
+	}
+	if _, err := decodeUnit(b[:len(b)-3]); err == nil {
+		t.Error("decodeUnit accepted a record cut inside its facts")
+	}
+}
+
 // encodeV1 writes u as codec version 1 did: the frozen format of stores
 // written before this version, without Fresh and with the time in
 // nanoseconds.

@@ -45,6 +45,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Concurrent", s.concurrent},
 		{"Tenants", s.tenants},
 		{"Memories", s.memories},
+		{"Facts", s.facts},
 		{"Faults", s.faults},
 		{"Clear", s.clear},
 		{"Reopen", s.reopen},
@@ -748,6 +749,55 @@ func (s *suite) memories(t *testing.T) {
 			t.Fatalf("reopened %s: %d steps, want 40", tag, st.Steps)
 		}
 		m.Close()
+	}
+}
+
+// facts: the facts a memory's units state come back with them when a
+// memory of the namespace opens again, and so does which unit supersedes
+// which.
+func (s *suite) facts(t *testing.T) {
+	ns := s.ns(t)
+	said := map[string][]engram.Fact{
+		"Omar: I live in Lisbon.":             {{Subject: "Omar", Relation: "home city", Value: "Lisbon"}},
+		"Omar: we moved to Edinburgh.":        {{Subject: "Omar", Relation: "home city", Value: "Edinburgh"}},
+		"Omar: my sister Leah lives in Oslo.": {{Subject: "Leah", Relation: "home city", Value: "Oslo"}, {Subject: "Omar", Relation: "sister", Value: "Leah"}},
+	}
+	ex := func(_ context.Context, u engram.Unit, _ []engram.Fact) ([]engram.Fact, error) {
+		return said[u.Text], nil
+	}
+	open := func(opts ...dmem.Option) *dmem.Memory {
+		m, err := dmem.New(bg, append(opts, dmem.WithStore(s.store), dmem.WithNamespace(ns.User, ns.Agent, ns.Session))...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	m := open(dmem.WithFacts(ex))
+	for _, in := range []string{"Omar: I live in Lisbon.", "Omar: my sister Leah lives in Oslo.", "Omar: we moved to Edinburgh."} {
+		if err := m.SaveContext(bg, map[string]any{"input": in}, map[string]any{"output": "Noted."}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	m = open() // no extractor: the facts are the store's
+	defer m.Close()
+	ids := map[string]string{}
+	for _, r := range []dmem.Route{dmem.RouteCore, dmem.RouteShort} {
+		for _, u := range m.Units(r) {
+			ids[u.Text] = u.ID
+			if want := said[u.Text]; !slices.Equal(u.Facts, want) {
+				t.Errorf("reopened %s %q states %v, want %v", u.ID, u.Text, u.Facts, want)
+			}
+		}
+	}
+	old, now := ids["Omar: I live in Lisbon."], ids["Omar: we moved to Edinburgh."]
+	if old == "" || now == "" {
+		t.Fatalf("reopened memory lost a statement: %v", ids)
+	}
+	if x, err := m.ExplainUnit(old); err != nil || x.SupersededBy != now {
+		t.Errorf("reopened: %s superseded by %q (%v), want %s", old, x.SupersededBy, err, now)
 	}
 }
 

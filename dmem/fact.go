@@ -1,0 +1,130 @@
+package dmem
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/facts"
+)
+
+// readFacts has the memory's fact extractor ([WithFacts]) read each draft
+// that carries no facts. It runs outside m.mu: an extractor may be a model
+// a round trip away. Every draft is told the slots the memory knows, and
+// a later draft of the same call also those the earlier ones stated (a
+// reply names a slot the way its question did). A draft of no time is
+// stamped now, so that the extractor sees the time the unit keeps. The
+// extractor's failure costs the draft its facts, never the save; a
+// cancelled ctx fails it.
+func (m *Memory) readFacts(ctx context.Context, ds []draft) error {
+	ex := m.opts.facts
+	if ex == nil {
+		return nil
+	}
+	m.mu.RLock()
+	known, closed := m.slots.Known(engram.MaxKnownFacts), m.closed
+	m.mu.RUnlock()
+	if closed {
+		return nil // the save fails as it takes the lock, unread
+	}
+	var now time.Time
+	for i := range ds {
+		d := &ds[i]
+		if d.fs == nil {
+			if d.at.IsZero() {
+				if now.IsZero() {
+					now = m.opts.now()
+				}
+				d.at = now
+			}
+			u := engram.Unit{Role: d.role, Text: d.text, Time: d.at, Tokens: d.tokens, Embedding: d.vec, Flags: d.flags}
+			d.fs = m.extract(ctx, ex, u, known)
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("dmem: facts: %w", err)
+			}
+		}
+		known = stated(d.fs, known)
+	}
+	return nil
+}
+
+// extract calls ex, logging its error or panic: either leaves the unit
+// without facts. An error of a cancelled ctx is the caller's, not logged.
+func (m *Memory) extract(ctx context.Context, ex engram.FactExtractor, u engram.Unit, known []engram.Fact) (fs []engram.Fact) {
+	defer func() {
+		if r := recover(); r != nil {
+			m.opts.logger.Warn("dmem: the fact extractor panicked; the unit is stored without facts", "namespace", m.opts.ns.String(), "panic", r)
+			fs = nil
+		}
+	}()
+	fs, err := ex(ctx, u, slices.Clone(known))
+	if err != nil {
+		if ctx.Err() == nil {
+			m.opts.logger.Warn("dmem: the fact extractor failed; the unit is stored without facts", "namespace", m.opts.ns.String(), "err", err)
+		}
+		return nil
+	}
+	return facts.Clean(fs)
+}
+
+// stated returns known after a unit stated fs: fs first, then the slots of
+// known fs does not restate, at most engram.MaxKnownFacts of them.
+func stated(fs, known []engram.Fact) []engram.Fact {
+	if len(fs) == 0 {
+		return known
+	}
+	out := slices.Clone(fs)
+	for _, k := range known {
+		if !slices.ContainsFunc(fs, func(f engram.Fact) bool { return f.Key() == k.Key() }) {
+			out = append(out, k)
+		}
+	}
+	return out[:min(len(out), engram.MaxKnownFacts)]
+}
+
+// successor returns the resident unit that supersedes unit seq, which
+// states fs: the newest to give one of its slots another value; nil if
+// none. For seq −1 it is the unit a new step stating fs overturns. m.mu
+// must be held.
+func (m *Memory) successor(seq int64, fs []engram.Fact) *unit {
+	n, ok := m.slots.SupersededBy(seq, fs)
+	if !ok {
+		return nil
+	}
+	return m.byID[idOf(n)]
+}
+
+// supersede passes the score and relevance of each superseded candidate to
+// the one that supersedes it (facts.Supersede): the successor gets at
+// least what the candidate had, the candidate keeps facts.StaleShare.
+func supersede(cs []cand) {
+	if !slices.ContainsFunc(cs, func(c cand) bool { return c.newer != "" }) {
+		return
+	}
+	at := make(map[string]int)
+	for _, c := range cs {
+		if c.newer != "" {
+			at[c.newer] = -1
+		}
+	}
+	for i, c := range cs {
+		if _, ok := at[c.id]; ok {
+			at[c.id] = i
+		}
+	}
+	by := func(i int) (int, bool) {
+		j, ok := at[cs[i].newer]
+		return j, ok && j >= 0
+	}
+	scores, rels := make([]float64, len(cs)), make([]float64, len(cs))
+	for i, c := range cs {
+		scores[i], rels[i] = c.score, c.rel
+	}
+	facts.Supersede(scores, by)
+	facts.Supersede(rels, by)
+	for i := range cs {
+		cs[i].score, cs[i].rel = scores[i], rels[i]
+	}
+}
