@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem"
 	"github.com/engram-go/engram/internal/dataset"
 	"github.com/engram-go/engram/internal/updates"
 	"github.com/engram-go/engram/ratedistortion"
@@ -11,7 +12,7 @@ import (
 )
 
 // FactMemories returns engram's backends reading facts with the update
-// set's own answer key ("rd-facts"): every statement of a value gives its
+// set's own answer key ("rd-facts", "dmem-facts"): every statement of a value gives its
 // fact, exactly as the set made it up, and nothing else does. It measures
 // what superseding facts does for a memory whose extractor reads every
 // update — the most a model-based extractor
@@ -46,5 +47,8 @@ func FactMemories(us []updates.Sample) []Memory {
 			return ratedistortion.New(ratedistortion.WithTokenBudget(budget), ratedistortion.WithClock(ReplayClock(ctx)),
 				ratedistortion.WithFacts(extractor(s)))
 		}},
+		{Name: "dmem-facts", Engram: true, New: func(ctx context.Context, budget int, s *dataset.Sample) (schema.Memory, error) {
+			return dmem.New(ctx, dmem.WithTokenBudget(budget), dmem.WithClock(ReplayClock(ctx)), dmem.WithFacts(extractor(s)))
+		}, Close: func(m schema.Memory) error { return m.(*dmem.Memory).Close() }},
 	}
 }

@@ -19,9 +19,10 @@ import (
 // way to tell the old value from the new.
 
 // UpdateMemories are the memories the update evaluation compares by
-// default. A new memory is compared by adding its name here and its entry
-// to Engram.
-const UpdateMemories = "rd,dmem,bm25,bm25glove"
+// default: engram's backends reading the text alone, then reading facts
+// with the set's answer key (FactMemories), and the baselines. A new
+// memory is compared by adding its name here and its entry to Engram.
+const UpdateMemories = "rd,dmem,rd-facts,dmem-facts,bm25,bm25glove"
 
 // UpdateResult is one memory's scores on the update set at one budget.
 type UpdateResult struct {
