@@ -3,7 +3,7 @@
 //
 //	memeval [-data FILE] [-memories rd,bm25,…] [-budgets 512,1024,2048,4096] [-off context,…] [-json] [-chart FILE.png]
 //	memeval -long [-data FILE] …
-//	memeval -updates [-data FILE] [-seed N] [-samples N] …
+//	memeval -updates [-data FILE] [-seed N] [-samples N] [-factmiss N] …
 //	memeval gen [-seed N] [-samples N] [-noise 0.5] [-paraphrase P] [-o FILE]
 //
 // With no arguments it generates the default synthetic set, runs every
@@ -16,7 +16,9 @@
 // that change (package updates; -seed and -samples shape it, and -data, if
 // given, supplies its filler dialogue) and reports current-value recall
 // and how often a superseded statement is shown without its date
-// (eval.Updates). Each has its own default memories.
+// (eval.Updates), for the backends reading the text alone and reading
+// facts with the set's answer key (rd-facts, dmem-facts; -factmiss N
+// leaves every N-th statement unread). Each has its own default memories.
 package main
 
 import (
@@ -66,6 +68,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	long := fs.Bool("long", false, "join the conversations into one and ask all questions at the end (default memories "+eval.LongHorizonMemories+")")
 	dated := fs.Bool("dated", false, "give the memories each session's date as its turns are saved (issue 12's protocol gives none; -updates always does)")
 	upd := fs.Bool("updates", false, "replay the generated set of facts that change, -data as its filler (default memories "+eval.UpdateMemories+")")
+	factMiss := fs.Int("factmiss", 0, "with -updates: the answer key of rd-facts and dmem-facts leaves every N-th statement unread (0: reads all)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -107,7 +110,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return runUpdates(us, *memories, *budgets, *offList, *asJSON, stdout, stderr)
+		if *factMiss < 0 {
+			return fmt.Errorf("-factmiss %d: want 0 or more", *factMiss)
+		}
+		return runUpdates(us, *factMiss, *memories, *budgets, *offList, *asJSON, stdout, stderr)
 	}
 	if *data != "" {
 		var generated []string
@@ -221,8 +227,8 @@ func setup(known []eval.Memory, memories, budgets, offList string) (ms []eval.Me
 	return ms, bs, relevance.SetOff(off), nil
 }
 
-func runUpdates(us []updates.Sample, memories, budgets, offList string, asJSON bool, stdout, stderr io.Writer) error {
-	ms, bs, restore, err := setup(append(eval.Known(), eval.FactMemories(us)...), memories, budgets, offList)
+func runUpdates(us []updates.Sample, factMiss int, memories, budgets, offList string, asJSON bool, stdout, stderr io.Writer) error {
+	ms, bs, restore, err := setup(append(eval.Known(), eval.FactMemories(us, factMiss)...), memories, budgets, offList)
 	if err != nil {
 		return err
 	}

@@ -133,7 +133,25 @@ func TestLongAndUpdates(t *testing.T) {
 	if !strings.Contains(out.String(), "stale undated") {
 		t.Fatalf("update table:\n%s", out.String())
 	}
-	for _, args := range [][]string{{"-long", "-updates"}, {"-updates", "-chart", "x.png"}} {
+	// The answer-key memories read every statement, or miss some.
+	var all, missing []eval.UpdateResult
+	for _, miss := range []string{"0", "2"} {
+		out.Reset()
+		if err := run([]string{"-updates", "-samples", "1", "-memories", "rd-facts", "-budgets", "256", "-factmiss", miss, "-json"}, &out, &out); err != nil {
+			t.Fatal(err)
+		}
+		rs := &all
+		if miss != "0" {
+			rs = &missing
+		}
+		if err := json.Unmarshal(out.Bytes(), rs); err != nil || len(*rs) != 1 {
+			t.Fatalf("-factmiss %s: %v\n%s", miss, err, out.String())
+		}
+	}
+	if all[0].SingleHop <= missing[0].SingleHop {
+		t.Errorf("rd-facts reading every statement %.3f, missing half %.3f", all[0].SingleHop, missing[0].SingleHop)
+	}
+	for _, args := range [][]string{{"-long", "-updates"}, {"-updates", "-chart", "x.png"}, {"-updates", "-factmiss", "-1"}} {
 		if err := run(args, &out, &out); err == nil {
 			t.Errorf("%v: no error", args)
 		}

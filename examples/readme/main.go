@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log"
 
+	engramlc "github.com/engram-go/engram/adapters/langchaingo"
 	"github.com/engram-go/engram/callbacks"
 	"github.com/engram-go/engram/dmem"
 	"github.com/engram-go/engram/ratedistortion"
@@ -104,7 +105,23 @@ func twoTiers(ctx context.Context, llm llms.Model) (string, error) {
 	return chains.Run(ctx, chains.NewConversation(llm, mem), "Where does Priya live now?")
 }
 
+// factsThatChange is the README's sixth snippet: a model reads the facts
+// each saved turn states, so that a changed fact is answered with its
+// newest value. Compiled, not run: every save would call the model.
+func factsThatChange(ctx context.Context, llm llms.Model) (string, error) {
+	extract, err := engramlc.FactExtractor(llm) // any llms.Model; one call per saved message
+	if err != nil {
+		log.Fatal(err)
+	}
+	mem, err := ratedistortion.New(ratedistortion.WithTokenBudget(1024), ratedistortion.WithFacts(extract))
+	if err != nil {
+		log.Fatal(err)
+	}
+	return chains.Run(ctx, chains.NewConversation(llm, mem), "Where does Priya live now?")
+}
+
 var (
+	_ = factsThatChange
 	_ = agentWithMemory
 	_ = saveAndRestore
 	_ = withTranscript

@@ -17,16 +17,19 @@ import (
 // what superseding facts does for a memory whose extractor reads every
 // update — the most a model-based extractor
 // (adapters/langchaingo.FactExtractor) could add, which no test here can
-// run — and so separates the memory's part from the extractor's.
-func FactMemories(us []updates.Sample) []Memory {
+// run — and so separates the memory's part from the extractor's. With
+// miss > 0 the key leaves every miss-th statement unread (counted across
+// the set, in order), as an extractor that misses some updates would.
+func FactMemories(us []updates.Sample, miss int) []Memory {
 	key := make(map[string]map[string][]engram.Fact, len(us)) // sample → text → facts
+	n := 0
 	for i := range us {
 		s := &us[i]
 		texts := make(map[string][]engram.Fact)
 		for _, f := range s.Facts {
 			for _, v := range f.Values {
 				t, ok := s.Turn(v.DiaID)
-				if !ok {
+				if n++; !ok || miss > 0 && n%miss == 0 {
 					continue
 				}
 				fact := engram.Fact{Subject: f.Subject, Relation: string(f.Relation), Value: v.Value}

@@ -130,7 +130,7 @@ func TestUpdates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms, err := Select(append(Known(), FactMemories(ss)...), UpdateMemories)
+	ms, err := Select(append(Known(), FactMemories(ss, 0)...), UpdateMemories)
 	if err != nil {
 		t.Fatal(err)
 	}
