@@ -15,6 +15,7 @@ type config struct {
 	llm    string // local, ollama or openai
 	model  string // the model name for ollama or openai
 	script string // a file of lines to replay; "" to read stdin
+	facts  bool   // the model reads each message's facts (WithFacts)
 }
 
 // defaultBudget is about eight exchanges of short lines, so that from the
@@ -32,6 +33,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.llm, "llm", "local", "the model: local (an offline stand-in that quotes memory), ollama or openai")
 	fs.StringVar(&c.model, "model", "", "the model name for -llm ollama (default llama3.1) or openai (default: the client's)")
 	fs.StringVar(&c.script, "script", "", "a file of lines to replay instead of reading stdin")
+	fs.BoolVar(&c.facts, "facts", false, "have the model read the facts each message states, so that a changed fact is answered with its newest value (-memory dmem or rd, and a real -llm: one more call per message)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -40,6 +42,12 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	if c.budget < 1 {
 		return c, errors.New("-budget must be positive")
+	}
+	if c.facts && c.llm == "local" {
+		return c, errors.New("-facts needs a model to read the facts: -llm ollama or openai")
+	}
+	if c.facts && c.memory != "dmem" && c.memory != "rd" {
+		return c, fmt.Errorf("-facts works with -memory dmem or rd, not %s", c.memory)
 	}
 	return c, nil
 }

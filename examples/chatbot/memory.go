@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/engram-go/engram"
+	engramlc "github.com/engram-go/engram/adapters/langchaingo"
 	"github.com/engram-go/engram/dmem"
 	"github.com/engram-go/engram/ratedistortion"
 	"github.com/tmc/langchaingo/llms"
@@ -39,11 +40,21 @@ func newBackend(ctx context.Context, c config, llm llms.Model) (*backend, error)
 		return nil, fmt.Errorf("-path keeps memory across runs only with -memory dmem")
 	}
 	none := func() error { return nil }
+	var extract engram.FactExtractor
+	if c.facts {
+		var err error
+		if extract, err = engramlc.FactExtractor(llm); err != nil {
+			return nil, err
+		}
+	}
 	switch c.memory {
 	case "dmem":
 		opts := []dmem.Option{dmem.WithTokenBudget(c.budget)}
 		if c.path != "" {
 			opts = append(opts, dmem.WithPath(c.path))
+		}
+		if extract != nil {
+			opts = append(opts, dmem.WithFacts(extract))
 		}
 		m, err := dmem.New(ctx, opts...)
 		if err != nil {
@@ -54,7 +65,11 @@ func newBackend(ctx context.Context, c config, llm llms.Model) (*backend, error)
 		b.stats = func() string { return statsDMem(m) }
 		return b, nil
 	case "rd":
-		m, err := ratedistortion.New(ratedistortion.WithTokenBudget(c.budget))
+		opts := []ratedistortion.Option{ratedistortion.WithTokenBudget(c.budget)}
+		if extract != nil {
+			opts = append(opts, ratedistortion.WithFacts(extract))
+		}
+		m, err := ratedistortion.New(opts...)
 		if err != nil {
 			return nil, err
 		}
