@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/embed"
 	"github.com/engram-go/engram/internal/facts"
+	"github.com/engram-go/engram/internal/relevance"
 )
 
 // readFacts has the memory's fact extractor ([WithFacts]) read each draft
@@ -48,6 +50,107 @@ func (m *Memory) readFacts(ctx context.Context, ds []draft) error {
 		known = stated(d.fs, known)
 	}
 	return nil
+}
+
+// slotVectors embeds the words of each slot the memory knows that has no
+// vector yet ("Omar home city"), for a load to compare with its query
+// (facts.Ask). It runs outside m.mu; the embedder may be a round trip
+// away, and is asked only for slots new since the last load. A failure is
+// logged: those slots are then found through their statements alone.
+func (m *Memory) slotVectors(ctx context.Context) {
+	m.mu.RLock()
+	var keys, texts []string
+	if !m.closed {
+		m.slots.Current(func(key string, seq int64) {
+			if _, ok := m.slotVec[key]; ok {
+				return
+			}
+			if u := m.byID[idOf(seq)]; u != nil {
+				if i := slices.IndexFunc(u.Facts, func(f engram.Fact) bool { return f.Key() == key }); i >= 0 {
+					keys, texts = append(keys, key), append(texts, u.Facts[i].Subject+" "+u.Facts[i].Relation)
+				}
+			}
+		})
+	}
+	m.mu.RUnlock()
+	if len(keys) == 0 {
+		return
+	}
+	vs, err := m.opts.embedder.EmbedDocuments(ctx, texts)
+	if err == nil && len(vs) != len(keys) {
+		err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vs), len(keys))
+	}
+	if err != nil {
+		m.opts.logger.Warn("dmem: fact slots not embedded; a load finds them through their statements alone",
+			"namespace", m.opts.ns.String(), "error", err)
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.slotVec == nil {
+		m.slotVec = make(map[string][]float32, len(keys))
+	}
+	for i, k := range keys {
+		m.slotVec[k] = embed.Normalized(m.words.cut(vs[i]))
+	}
+}
+
+// slotLike is a slot's newest statement and the query's cosine with the
+// slot's words.
+type slotLike struct {
+	u *unit
+	c float64
+}
+
+// likeSlots adds to the candidates (with add) the unit stating the newest
+// value of each slot whose words the query (qv, as relevance compares it)
+// is like, and returns them; ask then gives them their relevance. m.mu is
+// held.
+func (m *Memory) likeSlots(qv []float32, add func(*unit, float64), relOf func(*unit) float64) []slotLike {
+	if len(m.slotVec) == 0 {
+		return nil
+	}
+	var likes []slotLike
+	m.slots.Current(func(key string, seq int64) {
+		v, ok := m.slotVec[key]
+		u := m.byID[idOf(seq)]
+		if !ok || u == nil {
+			return
+		}
+		// Below the floor a slot moves nothing (facts.SlotShare).
+		if c := relevance.Dot(qv, v); c >= facts.SlotFloor {
+			likes = append(likes, slotLike{u, c})
+			add(u, relOf(u))
+		}
+	})
+	return likes
+}
+
+// ask gives the candidates likeSlots found their share of the best
+// relevance in rel (facts.Ask), and reports it in their rel.
+func ask(cs []cand, rel []float64, likes []slotLike) {
+	if len(likes) == 0 {
+		return
+	}
+	at := make(map[*unit]int, len(likes))
+	for _, l := range likes {
+		at[l.u] = -1
+	}
+	for i, c := range cs {
+		if _, ok := at[c.u]; ok && c.u != nil {
+			at[c.u] = i
+		}
+	}
+	asked := make([]facts.Asked, 0, len(likes))
+	for _, l := range likes {
+		if i := at[l.u]; i >= 0 {
+			asked = append(asked, facts.Asked{Unit: i, Cosine: l.c})
+		}
+	}
+	facts.Ask(rel, asked)
+	for i := range cs {
+		cs[i].rel = rel[i]
+	}
 }
 
 // extract calls ex, logging its error or panic: either leaves the unit

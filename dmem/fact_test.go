@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/embed"
 	"github.com/tmc/langchaingo/schema"
 )
 
@@ -308,5 +309,79 @@ func TestFactsEvicted(t *testing.T) {
 	m.mu.Unlock()
 	if e, _ := m.ExplainUnit(ids[0]); e.SupersededBy != "" {
 		t.Fatalf("%s superseded by %q after its successor left", ids[0], e.SupersededBy)
+	}
+}
+
+// A question that shares no word with a slot's only statement finds it
+// through the slot's own words ("Omar employer"), and only with facts.
+func TestFactsSlotWordsFindTheNewest(t *testing.T) {
+	poached := "Omar: Guess who got poached? I'm with Larkspur Games now."
+	x := &mapExtractor{facts: map[string][]engram.Fact{poached: {{Subject: "Omar", Relation: "employer", Value: "Larkspur Games"}}}}
+	for _, with := range []bool{false, true} {
+		opts := []Option{WithTokenBudget(40)}
+		if with {
+			opts = append(opts, WithFacts(x.extract))
+		}
+		m := newMemory(t, opts...)
+		if err := m.SaveContext(bg, map[string]any{"input": poached}, map[string]any{"output": "Congratulations!"}); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 30 {
+			if err := m.SaveContext(bg, map[string]any{"input": fmt.Sprintf("Omar: marathon week %d, the %s was great.", i, fxDishes[i%len(fxDishes)])},
+				map[string]any{"output": fmt.Sprintf("Keep going, %d weeks done!", i)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		vars, err := m.LoadMemoryVariables(bg, map[string]any{"input": "Which company does Omar work for these days?"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(vars["history"].(string), "Larkspur"); got != with {
+			t.Errorf("with facts %v: the statement shown %v:\n%s", with, got, vars["history"])
+		}
+	}
+}
+
+// flakyDocs is the default embedder whose EmbedDocuments fails after its
+// first ok calls.
+type flakyDocs struct {
+	mu    sync.Mutex
+	ok    int
+	calls int
+	e     *embed.Embedder
+}
+
+func (f *flakyDocs) EmbedDocuments(ctx context.Context, texts []string) ([][]float32, error) {
+	f.mu.Lock()
+	f.calls++
+	fail := f.calls > f.ok
+	f.mu.Unlock()
+	if fail {
+		return nil, errors.New("embedder down")
+	}
+	return f.e.EmbedDocuments(ctx, texts)
+}
+
+func (f *flakyDocs) EmbedQuery(ctx context.Context, s string) ([]float32, error) {
+	return f.e.EmbedQuery(ctx, s)
+}
+
+func TestFactsSlotEmbeddingFailureIsLogged(t *testing.T) {
+	var logs bytes.Buffer
+	def, err := embed.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &flakyDocs{ok: 1, e: def}
+	m := newMemory(t, WithFacts(omarExtractor().extract), WithEmbedder(e), WithLogger(slog.New(slog.NewTextHandler(&logs, nil))), WithTokenBudget(200))
+	if err := m.SaveContext(bg, map[string]any{"input": saidLisbon}, map[string]any{"output": "Nice."}); err != nil {
+		t.Fatal(err)
+	}
+	vars, err := m.LoadMemoryVariables(bg, map[string]any{"input": omarQuestion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(vars["history"].(string), "Lisbon") || !strings.Contains(logs.String(), "fact slots not embedded") {
+		t.Fatalf("history:\n%s\nlog:\n%s", vars["history"], logs.String())
 	}
 }

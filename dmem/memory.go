@@ -35,17 +35,18 @@ type Memory struct {
 
 	mu        sync.RWMutex // guards everything below
 	closed    bool
-	ix        *index            // core units' vectors, in memory only; a store has its own
-	words     *words            // resident units' words, for relevance
-	lsh       *lsh              // nil until the dimension is known
-	byID      map[string]*unit  // resident units: core and short-term
-	groups    map[int64][]*unit // resident units by group
-	heap      evictHeap         // core units, lowest priority on top
-	short     []*unit           // short-term buffer, oldest first
-	gone      map[string]*unit  // units that left, for Explain; bounded
-	goneOrder []int64           // sequence numbers of gone, oldest first
-	df        map[string]uint32 // steps seen per term
-	slots     facts.Slots       // the fact slots resident units state (WithFacts)
+	ix        *index               // core units' vectors, in memory only; a store has its own
+	words     *words               // resident units' words, for relevance
+	lsh       *lsh                 // nil until the dimension is known
+	byID      map[string]*unit     // resident units: core and short-term
+	groups    map[int64][]*unit    // resident units by group
+	heap      evictHeap            // core units, lowest priority on top
+	short     []*unit              // short-term buffer, oldest first
+	gone      map[string]*unit     // units that left, for Explain; bounded
+	goneOrder []int64              // sequence numbers of gone, oldest first
+	df        map[string]uint32    // steps seen per term
+	slots     facts.Slots          // the fact slots resident units state (WithFacts)
+	slotVec   map[string][]float32 // each slot's words embedded, by key (slotVectors)
 	seen      seenRing
 	novelty   routeGate // gates reward-free novelty
 	rpe       routeGate // gates reward prediction errors
@@ -146,6 +147,7 @@ func (m *Memory) reset() {
 	m.goneOrder = nil
 	m.df = make(map[string]uint32)
 	m.slots.Clear()
+	m.slotVec = nil
 	m.seen = seenRing{}
 	m.novelty, m.rpe = noveltyGate(), rewardGate()
 	m.st = state{Lines: m.linesFingerprint()}

@@ -215,6 +215,9 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 		}
 	}
 
+	if qvec != nil {
+		m.slotVectors(ctx)
+	}
 	m.mu.RLock()
 	if m.closed {
 		m.mu.RUnlock()
@@ -351,6 +354,12 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 			}
 		}
 	}
+	// The newest statements of the slots the query is like ("Omar
+	// employer" for "Where does Omar work?") join too.
+	var likes []slotLike
+	if semantic && strings.TrimSpace(query) != "" {
+		likes = m.likeSlots(embed.Normalized(m.words.cut(qvec)), add, relOf)
+	}
 	// The turns a candidate cannot be shown without, and those that
 	// cannot be shown without it, join it, and are packed with it.
 	// Neighbours are found by slot, the resident units in step order.
@@ -373,6 +382,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 			}
 		}
 	}
+	ask(cs, rel, likes)
 	score(cs, rel, lambda)
 	supersede(cs)
 	return cs, nil

@@ -1,6 +1,7 @@
 package dmem
 
 import (
+	"github.com/engram-go/engram/internal/facts"
 	"github.com/engram-go/engram/internal/relevance"
 	"github.com/engram-go/engram/internal/text"
 )
@@ -46,7 +47,7 @@ func lexisOf(s string) lexis { return lexis{terms: text.Terms(s), names: relevan
 // add indexes u, whose text has lx, in a new slot.
 func (w *words) add(u *unit, lx lexis) {
 	u.slot = len(w.slots)
-	w.ix.Add(u.slot, u.Text, w.Near(u.slot, -1), lx.terms)
+	w.ix.Add(u.slot, u.Text, w.Near(u.slot, -1), facts.Words(lx.terms, u.Facts))
 	w.slots = append(w.slots, u)
 	if v := w.cut(u.Embedding); w.dim >= 0 {
 		if w.dim == 0 && len(w.mat) == 0 {

@@ -9,7 +9,6 @@ import (
 	"github.com/engram-go/engram/embed"
 	"github.com/engram-go/engram/internal/facts"
 	"github.com/engram-go/engram/internal/relevance"
-	"github.com/engram-go/engram/internal/text"
 )
 
 // Facts that change (WithFacts): each saved unit's facts are read by the
@@ -44,27 +43,17 @@ func (b *Buffer) extractFacts(ctx context.Context, es []*entry) {
 	}
 }
 
-// indexTerms returns the words the lexical index holds for e: its text's,
-// and the subjects' and relations' of the facts it states that its text
-// does not hold. A fact names its slot the way a question about it does
-// ("home city", "employer") more often than the statement does ("we
-// relocated to Edinburgh"): the words find the newest statement even when
-// no older one is there to pass it relevance. Redundancy (wordSet) still
-// compares the texts alone, or two statements of one slot would repeat
-// each other.
+// indexTerms returns the words the lexical index holds for e (facts.Words):
+// its text's and its facts' slots', which find the newest statement even
+// when no older one is there to pass it relevance. Redundancy (wordSet)
+// still compares the texts alone, or two statements of one slot would
+// repeat each other.
 func (e *entry) indexTerms() []string {
 	if len(e.unit.Facts) == 0 {
 		return e.terms
 	}
 	if e.factTerms == nil {
-		e.factTerms = slices.Clone(e.terms)
-		for _, f := range e.unit.Facts {
-			for _, t := range text.Terms(f.Subject + " " + f.Relation) {
-				if !slices.Contains(e.factTerms, t) {
-					e.factTerms = append(e.factTerms, t)
-				}
-			}
-		}
+		e.factTerms = facts.Words(e.terms, e.unit.Facts)
 	}
 	return e.factTerms
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/text"
 )
 
 // StaleShare is the share of its relevance a superseded unit keeps at a
@@ -102,6 +103,28 @@ func (s *Slots) SupersededBy(seq int64, fs []engram.Fact) (int64, bool) {
 		}
 	}
 	return by, ok
+}
+
+// Words returns terms, the stemmed words of a unit's text, with those of
+// the subjects and relations of the facts fs it states that terms lacks:
+// what a memory indexes the unit by. A fact names its slot the way a
+// question about it does ("home city", "employer") more often than the
+// statement does ("we relocated to Edinburgh"). It returns terms itself
+// when fs adds nothing.
+func Words(terms []string, fs []engram.Fact) []string {
+	out := terms
+	for _, f := range fs {
+		for _, t := range text.Terms(f.Subject + " " + f.Relation) {
+			if slices.Contains(out, t) {
+				continue
+			}
+			if len(out) == len(terms) {
+				out = slices.Clip(slices.Clone(terms))
+			}
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // Current calls fn with each slot's key and the sequence number of the
