@@ -116,3 +116,17 @@ func TestAskGivesTheMostLikeSlotTheBestRelevance(t *testing.T) {
 		t.Fatalf("a slot below the floor moved relevance: %v", rel)
 	}
 }
+
+func TestWordsAddsTheSlotsWords(t *testing.T) {
+	terms := []string{"relocat", "edinburgh"}
+	got := Words(terms, []engram.Fact{city("Edinburgh"), {Subject: "Omar", Relation: "edinburgh", Value: "x"}})
+	if want := []string{"relocat", "edinburgh", "omar", "hom", "citi"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("Words = %v, want %v", got, want)
+	}
+	if !reflect.DeepEqual(terms, []string{"relocat", "edinburgh"}) {
+		t.Fatalf("Words changed its input: %v", terms)
+	}
+	if got := Words(terms, nil); &got[0] != &terms[0] {
+		t.Fatal("Words without facts copied the terms")
+	}
+}
