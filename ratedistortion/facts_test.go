@@ -13,6 +13,7 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/embed"
+	"github.com/engram-go/engram/internal/facts"
 )
 
 // keyed is a fact extractor that knows some texts' facts, and records the
@@ -329,5 +330,24 @@ func TestFactsSlotEmbeddingFailureIsLogged(t *testing.T) {
 	}
 	if h := load(t, b, "Which city does Omar live in?"); !strings.Contains(h, "Lisbon") {
 		t.Fatalf("the statement is lost:\n%s", h)
+	}
+}
+
+// An extractor that lists thousands of facts costs the save a bounded
+// share of them, not time quadratic in their number.
+func TestFactsManyAreCapped(t *testing.T) {
+	ex := func(context.Context, engram.Unit, []engram.Fact) ([]engram.Fact, error) {
+		fs := make([]engram.Fact, 20000)
+		for i := range fs {
+			fs[i] = engram.Fact{Subject: "Omar", Relation: fmt.Sprintf("hobby %d", i), Value: "chess"}
+		}
+		return fs, nil
+	}
+	b := newBuffer(t, WithFacts(ex))
+	save(t, b, oldCity, "Ana: Lovely.")
+	for _, u := range b.Units() {
+		if len(u.Facts) == 0 || len(u.Facts) > facts.MaxPerUnit {
+			t.Fatalf("%s states %d facts", u.ID, len(u.Facts))
+		}
 	}
 }
