@@ -351,3 +351,20 @@ func TestFactsManyAreCapped(t *testing.T) {
 		}
 	}
 }
+
+// A fact in invalid UTF-8 is stored as a text is, with U+FFFD for bad
+// bytes, so that the saved buffer restores.
+func TestFactsInvalidUTF8Restore(t *testing.T) {
+	ex := func(context.Context, engram.Unit, []engram.Fact) ([]engram.Fact, error) {
+		return []engram.Fact{{Subject: "Omar\xff", Relation: "home city", Value: "Lis\xc0bon"}}, nil
+	}
+	b := newBuffer(t, WithFacts(ex))
+	save(t, b, oldCity, "Ana: Lovely.")
+	r, err := Restore(context.Background(), bytes.NewReader(saved(t, b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fs := r.Units()[0].Facts; len(fs) != 1 || fs[0].Value != "Lis\uFFFDbon" {
+		t.Fatalf("restored facts %q", fs)
+	}
+}

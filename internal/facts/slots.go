@@ -3,6 +3,7 @@ package facts
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/engram-go/engram"
 )
@@ -14,8 +15,9 @@ import (
 const StaleShare = 0.5
 
 // Clean returns the valid facts of fs (engram.Fact.Valid), one per slot
-// (the last one given wins), in their order, at most MaxPerUnit of them;
-// nil if none. The result is a new slice: a memory keeps it, and the
+// (the last one given wins), in their order, at most MaxPerUnit of them,
+// with U+FFFD for bytes that are not UTF-8, as in a saved text; nil if
+// none. The result is a new slice: a memory keeps it, and the
 // extractor's may be reused.
 func Clean(fs []engram.Fact) []engram.Fact {
 	keys := make([]string, len(fs))
@@ -29,6 +31,9 @@ func Clean(fs []engram.Fact) []engram.Fact {
 	var out []engram.Fact
 	for i, f := range fs {
 		if keys[i] != "" && last[keys[i]] == i {
+			for _, s := range []*string{&f.Subject, &f.Relation, &f.Value} {
+				*s = strings.ToValidUTF8(*s, "\uFFFD")
+			}
 			if out = append(out, f); len(out) == MaxPerUnit {
 				break
 			}
