@@ -114,7 +114,8 @@ func callExtractor(ctx context.Context, ex engram.FactExtractor, u engram.Unit, 
 		}
 	}()
 	u.Embedding = nil // the extractor reads text; the vector is the pool's
-	return ex(ctx, u, known)
+	// A copy: the next unit of the save is told known too.
+	return ex(ctx, u, slices.Clone(known))
 }
 
 // supersede passes relevance from superseded units to the units that state

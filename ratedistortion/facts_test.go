@@ -368,3 +368,25 @@ func TestFactsInvalidUTF8Restore(t *testing.T) {
 		t.Fatalf("restored facts %q", fs)
 	}
 }
+
+// An extractor that writes to the known slots it was given changes
+// nothing the next unit of the save is told.
+func TestFactsExtractorCannotChangeKnown(t *testing.T) {
+	var told []string
+	ex := func(_ context.Context, u engram.Unit, known []engram.Fact) ([]engram.Fact, error) {
+		for i := range known {
+			told = append(told, known[i].Value)
+			known[i].Value = "garbage"
+		}
+		if u.Text == oldCity {
+			return []engram.Fact{omarCity("Lisbon")}, nil
+		}
+		return nil, nil
+	}
+	b := newBuffer(t, WithFacts(ex))
+	save(t, b, oldCity, "Ana: Lovely.")
+	save(t, b, "Omar: Any bakery tips?", "Ana: The one on the corner.")
+	if !slices.Equal(told, []string{"Lisbon", "Lisbon"}) {
+		t.Fatalf("the extractor was told %q", told)
+	}
+}
