@@ -123,9 +123,10 @@ func callExtractor(ctx context.Context, ex engram.FactExtractor, u engram.Unit, 
 // after giving those units what the query's likeness to their slots' words
 // is worth (facts.SlotShare; the most like slot, if like enough, the best
 // match's relevance), and returns, by superseded entry, the ID of the unit that superseded it;
-// nil when nothing is. A guest — recalled from the long-term tier, older
-// than the whole pool — is superseded by the pool's newest statement of a
-// slot it states with another value. b.mu is held.
+// nil when nothing is. A guest — recalled from the long-term tier, mostly
+// older than the whole pool — is superseded by the pool's newest statement
+// of a slot it states with another value, unless that was said before it.
+// b.mu is held.
 func (b *Buffer) supersede(rel []float64, qvec []float32) map[*entry]string {
 	if b.slots.Len() == 0 {
 		return nil
@@ -162,7 +163,9 @@ func (b *Buffer) supersede(rel []float64, qvec []float32) map[*entry]string {
 			return 0, false
 		}
 		j, ok := at[by]
-		if !ok {
+		if !ok || e.origin != "" && b.pool[j].unit.Time.Before(e.unit.Time) {
+			// A guest said after the pool's statement (the cap handed it
+			// down and kept a pinned older one) is not out of date.
 			return 0, false
 		}
 		if stale == nil {

@@ -390,3 +390,35 @@ func TestFactsExtractorCannotChangeKnown(t *testing.T) {
 		t.Fatalf("the extractor was told %q", told)
 	}
 }
+
+// A unit recalled from the long-term tier may be newer than a pool unit
+// that states the same slot: a pinned old statement stays while the cap
+// hands its successor down. The recalled newest value is not superseded
+// by the older one.
+func TestFactsRecalledNewerThanPinned(t *testing.T) {
+	lt := &fakeTier{}
+	b := newBuffer(t, WithTokenBudget(60), WithFacts(cityFacts().extract), WithLongTerm(lt), WithMaxUnits(20), quiet)
+	save(t, b, oldCity, "Ana: Lovely.")
+	if err := b.Pin("u0"); err != nil {
+		t.Fatal(err)
+	}
+	save(t, b, newCity, "Ana: What a change!")
+	for i := range 30 {
+		save(t, b, fmt.Sprintf("Omar: Training for the marathon, week %d, legs sore again.", i),
+			fmt.Sprintf("Ana: Keep going, %d weeks done already!", i))
+	}
+	load(t, b, "Which city does Omar live in? relocated Edinburgh")
+	x, _ := b.ExplainSelection()
+	recalled := false
+	for _, u := range x.Units {
+		if u.Text == newCity {
+			recalled = u.Tier == engram.TierLongTerm
+			if u.SupersededBy != "" {
+				t.Errorf("the newest value, recalled, is superseded by %s", u.SupersededBy)
+			}
+		}
+	}
+	if !recalled {
+		t.Fatal("the newer statement was not recalled from the tier")
+	}
+}
