@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/embed"
@@ -420,5 +421,30 @@ func TestFactsRecalledNewerThanPinned(t *testing.T) {
 	}
 	if !recalled {
 		t.Fatal("the newer statement was not recalled from the tier")
+	}
+}
+
+// Two units recalled from the long-term tier that give one slot two values:
+// the older is superseded by the newer, as in the pool.
+func TestFactsRecalledSupersedeEachOther(t *testing.T) {
+	now := time.Now()
+	lt := &fakeTier{held: []engram.Demoted{
+		{Unit: engram.Unit{Role: engram.RoleHuman, Text: oldCity, Time: now.Add(-time.Hour), Facts: []engram.Fact{omarCity("Lisbon")}}},
+		{Unit: engram.Unit{Role: engram.RoleHuman, Text: newCity, Time: now, Facts: []engram.Fact{omarCity("Edinburgh")}}},
+	}}
+	b := newBuffer(t, WithTokenBudget(60), WithFacts(cityFacts().extract), WithLongTerm(lt), quiet)
+	save(t, b, "Omar: Any bakery tips?", "Ana: The one on the corner.")
+	load(t, b, "Which city does Omar live in?")
+	x, _ := b.ExplainSelection()
+	by := map[string]string{}
+	id := map[string]string{}
+	for _, u := range x.Units {
+		by[u.Text], id[u.Text] = u.SupersededBy, u.ID
+	}
+	if id[oldCity] == "" || id[newCity] == "" {
+		t.Fatalf("not both recalled: %v", id)
+	}
+	if by[oldCity] != id[newCity] || by[newCity] != "" {
+		t.Fatalf("recalled old value superseded by %q, new by %q; want %q and none", by[oldCity], by[newCity], id[newCity])
 	}
 }
