@@ -385,3 +385,30 @@ func TestFactsSlotEmbeddingFailureIsLogged(t *testing.T) {
 		t.Fatalf("history:\n%s\nlog:\n%s", vars["history"], logs.String())
 	}
 }
+
+// TestFactsManyReopen: a unit whose extractor lists more facts than a
+// record read from disk may hold is not lost when the memory is reopened.
+func TestFactsManyReopen(t *testing.T) {
+	dir := t.TempDir()
+	ex := func(_ context.Context, u engram.Unit, _ []engram.Fact) ([]engram.Fact, error) {
+		fs := []engram.Fact{lisbon}
+		for i := range maxFacts + 100 {
+			fs = append(fs, engram.Fact{Subject: "Omar", Relation: fmt.Sprintf("hobby %d", i), Value: "chess"})
+		}
+		return fs, nil
+	}
+	m, err := New(bg, WithPath(dir), WithFacts(ex))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.AddDocuments(bg, []schema.Document{{PageContent: saidLisbon}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	m = newMemory(t, WithPath(dir))
+	if us := m.Units(RouteCore); len(us) != 1 || len(us[0].Facts) == 0 || len(us[0].Facts) > maxFacts {
+		t.Fatalf("reopened core memory holds %d units", len(us))
+	}
+}

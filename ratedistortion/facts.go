@@ -103,7 +103,8 @@ func callExtractor(ctx context.Context, ex engram.FactExtractor, u engram.Unit, 
 		}
 	}()
 	u.Embedding = nil // the extractor reads text; the vector is the pool's
-	return ex(ctx, u, known)
+	// A copy: the next unit of the save is told known too.
+	return ex(ctx, u, slices.Clone(known))
 }
 
 // supersede passes relevance from superseded units to the units that state
@@ -111,11 +112,20 @@ func callExtractor(ctx context.Context, ex engram.FactExtractor, u engram.Unit, 
 // after giving those units what the query's likeness to their slots' words
 // is worth (facts.SlotShare; the most like slot, if like enough, the best
 // match's relevance), and returns, by superseded entry, the ID of the unit that superseded it;
-// nil when nothing is. A guest — recalled from the long-term tier, older
-// than the whole pool — is superseded by the pool's newest statement of a
-// slot it states with another value. b.mu is held.
+// nil when nothing is. A guest — recalled from the long-term tier, mostly
+// older than the whole pool — is superseded by the pool's newest statement
+// of a slot it states with another value, unless that was said before it,
+// or else by a newer guest that does. b.mu is held.
 func (b *Buffer) supersede(rel []float64, qvec []float32) map[*entry]string {
-	if b.slots.Len() == 0 {
+	var gslots facts.Slots // the guests', by their Seq in the long-term tier
+	gat := make(map[int64]int)
+	for i, e := range b.guests {
+		if len(e.unit.Facts) > 0 {
+			gslots.Add(e.unit.Seq, e.unit.Facts)
+			gat[e.unit.Seq] = len(b.pool) + i
+		}
+	}
+	if b.slots.Len() == 0 && gslots.Len() == 0 {
 		return nil
 	}
 	at := make(map[int64]int) // pool unit by Seq, for those that state facts
@@ -146,17 +156,23 @@ func (b *Buffer) supersede(rel []float64, qvec []float32) map[*entry]string {
 			seq = -1 // older than every pool unit
 		}
 		by, ok := b.slots.SupersededBy(seq, e.unit.Facts)
-		if !ok {
-			return 0, false
-		}
-		j, ok := at[by]
-		if !ok {
-			return 0, false
+		j, in := at[by]
+		if !ok || !in || e.origin != "" && b.pool[j].unit.Time.Before(e.unit.Time) {
+			// A guest said after the pool's statement (the cap handed it
+			// down and kept a pinned older one) is not out of date by it,
+			// but may be by a newer guest.
+			if e.origin == "" {
+				return 0, false
+			}
+			if by, ok = gslots.SupersededBy(e.unit.Seq, e.unit.Facts); !ok {
+				return 0, false
+			}
+			j = gat[by]
 		}
 		if stale == nil {
 			stale = make(map[*entry]string)
 		}
-		stale[e] = b.pool[j].unit.ID
+		stale[e] = b.entryAt(j).unit.ID
 		return j, true
 	})
 	return stale

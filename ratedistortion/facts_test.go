@@ -10,9 +10,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/embed"
+	"github.com/engram-go/engram/internal/facts"
 )
 
 // keyed is a fact extractor that knows some texts' facts, and records the
@@ -329,5 +331,120 @@ func TestFactsSlotEmbeddingFailureIsLogged(t *testing.T) {
 	}
 	if h := load(t, b, "Which city does Omar live in?"); !strings.Contains(h, "Lisbon") {
 		t.Fatalf("the statement is lost:\n%s", h)
+	}
+}
+
+// An extractor that lists thousands of facts costs the save a bounded
+// share of them, not time quadratic in their number.
+func TestFactsManyAreCapped(t *testing.T) {
+	ex := func(context.Context, engram.Unit, []engram.Fact) ([]engram.Fact, error) {
+		fs := make([]engram.Fact, 20000)
+		for i := range fs {
+			fs[i] = engram.Fact{Subject: "Omar", Relation: fmt.Sprintf("hobby %d", i), Value: "chess"}
+		}
+		return fs, nil
+	}
+	b := newBuffer(t, WithFacts(ex))
+	save(t, b, oldCity, "Ana: Lovely.")
+	for _, u := range b.Units() {
+		if len(u.Facts) == 0 || len(u.Facts) > facts.MaxPerUnit {
+			t.Fatalf("%s states %d facts", u.ID, len(u.Facts))
+		}
+	}
+}
+
+// A fact in invalid UTF-8 is stored as a text is, with U+FFFD for bad
+// bytes, so that the saved buffer restores.
+func TestFactsInvalidUTF8Restore(t *testing.T) {
+	ex := func(context.Context, engram.Unit, []engram.Fact) ([]engram.Fact, error) {
+		return []engram.Fact{{Subject: "Omar\xff", Relation: "home city", Value: "Lis\xc0bon"}}, nil
+	}
+	b := newBuffer(t, WithFacts(ex))
+	save(t, b, oldCity, "Ana: Lovely.")
+	r, err := Restore(context.Background(), bytes.NewReader(saved(t, b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fs := r.Units()[0].Facts; len(fs) != 1 || fs[0].Value != "Lis\uFFFDbon" {
+		t.Fatalf("restored facts %q", fs)
+	}
+}
+
+// An extractor that writes to the known slots it was given changes
+// nothing the next unit of the save is told.
+func TestFactsExtractorCannotChangeKnown(t *testing.T) {
+	var told []string
+	ex := func(_ context.Context, u engram.Unit, known []engram.Fact) ([]engram.Fact, error) {
+		for i := range known {
+			told = append(told, known[i].Value)
+			known[i].Value = "garbage"
+		}
+		if u.Text == oldCity {
+			return []engram.Fact{omarCity("Lisbon")}, nil
+		}
+		return nil, nil
+	}
+	b := newBuffer(t, WithFacts(ex))
+	save(t, b, oldCity, "Ana: Lovely.")
+	save(t, b, "Omar: Any bakery tips?", "Ana: The one on the corner.")
+	if !slices.Equal(told, []string{"Lisbon", "Lisbon"}) {
+		t.Fatalf("the extractor was told %q", told)
+	}
+}
+
+// A unit recalled from the long-term tier may be newer than a pool unit
+// that states the same slot: a pinned old statement stays while the cap
+// hands its successor down. The recalled newest value is not superseded
+// by the older one.
+func TestFactsRecalledNewerThanPinned(t *testing.T) {
+	lt := &fakeTier{}
+	b := newBuffer(t, WithTokenBudget(60), WithFacts(cityFacts().extract), WithLongTerm(lt), WithMaxUnits(20), quiet)
+	save(t, b, oldCity, "Ana: Lovely.")
+	if err := b.Pin("u0"); err != nil {
+		t.Fatal(err)
+	}
+	save(t, b, newCity, "Ana: What a change!")
+	for i := range 30 {
+		save(t, b, fmt.Sprintf("Omar: Training for the marathon, week %d, legs sore again.", i),
+			fmt.Sprintf("Ana: Keep going, %d weeks done already!", i))
+	}
+	load(t, b, "Which city does Omar live in? relocated Edinburgh")
+	x, _ := b.ExplainSelection()
+	recalled := false
+	for _, u := range x.Units {
+		if u.Text == newCity {
+			recalled = u.Tier == engram.TierLongTerm
+			if u.SupersededBy != "" {
+				t.Errorf("the newest value, recalled, is superseded by %s", u.SupersededBy)
+			}
+		}
+	}
+	if !recalled {
+		t.Fatal("the newer statement was not recalled from the tier")
+	}
+}
+
+// Two units recalled from the long-term tier that give one slot two values:
+// the older is superseded by the newer, as in the pool.
+func TestFactsRecalledSupersedeEachOther(t *testing.T) {
+	now := time.Now()
+	lt := &fakeTier{held: []engram.Demoted{
+		{Unit: engram.Unit{Role: engram.RoleHuman, Text: oldCity, Time: now.Add(-time.Hour), Facts: []engram.Fact{omarCity("Lisbon")}}},
+		{Unit: engram.Unit{Role: engram.RoleHuman, Text: newCity, Time: now, Facts: []engram.Fact{omarCity("Edinburgh")}}},
+	}}
+	b := newBuffer(t, WithTokenBudget(60), WithFacts(cityFacts().extract), WithLongTerm(lt), quiet)
+	save(t, b, "Omar: Any bakery tips?", "Ana: The one on the corner.")
+	load(t, b, "Which city does Omar live in?")
+	x, _ := b.ExplainSelection()
+	by := map[string]string{}
+	id := map[string]string{}
+	for _, u := range x.Units {
+		by[u.Text], id[u.Text] = u.SupersededBy, u.ID
+	}
+	if id[oldCity] == "" || id[newCity] == "" {
+		t.Fatalf("not both recalled: %v", id)
+	}
+	if by[oldCity] != id[newCity] || by[newCity] != "" {
+		t.Fatalf("recalled old value superseded by %q, new by %q; want %q and none", by[oldCity], by[newCity], id[newCity])
 	}
 }

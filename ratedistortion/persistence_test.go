@@ -443,6 +443,12 @@ func FuzzRestore(f *testing.F) {
 	f.Add(data[headerLen:len(data)-4], true)
 	f.Add(saved(f, newBuffer(f)), false)
 	f.Add([]byte(magic), false)
+	withFacts := newBuffer(f, WithTokenBudget(60), WithFacts(cityFacts().extract))
+	save(f, withFacts, oldCity, "Ana: Lovely.")
+	save(f, withFacts, newCity, "Ana: What a change!")
+	facts := saved(f, withFacts)
+	f.Add(facts, false)
+	f.Add(facts[headerLen:len(facts)-4], true)
 	f.Fuzz(func(t *testing.T, in []byte, sealed bool) {
 		if sealed {
 			in = reseal(in, formatVersion)

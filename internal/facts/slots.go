@@ -3,6 +3,7 @@ package facts
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/internal/text"
@@ -15,22 +16,38 @@ import (
 const StaleShare = 0.5
 
 // Clean returns the valid facts of fs (engram.Fact.Valid), one per slot
-// (the last one given wins), in their order; nil if none. The result is a
-// new slice: a memory keeps it, and the extractor's may be reused.
+// (the last one given wins), in their order, at most MaxPerUnit of them,
+// with U+FFFD for bytes that are not UTF-8, as in a saved text; nil if
+// none. The result is a new slice: a memory keeps it, and the
+// extractor's may be reused.
 func Clean(fs []engram.Fact) []engram.Fact {
+	keys := make([]string, len(fs))
+	last := make(map[string]int)
+	for i, f := range fs {
+		if f.Valid() {
+			keys[i] = f.Key()
+			last[keys[i]] = i
+		}
+	}
 	var out []engram.Fact
-	for _, f := range fs {
-		if !f.Valid() {
-			continue
+	for i, f := range fs {
+		if keys[i] != "" && last[keys[i]] == i {
+			for _, s := range []*string{&f.Subject, &f.Relation, &f.Value} {
+				*s = strings.ToValidUTF8(*s, "\uFFFD")
+			}
+			if out = append(out, f); len(out) == MaxPerUnit {
+				break
+			}
 		}
-		k := f.Key()
-		if i := slices.IndexFunc(out, func(g engram.Fact) bool { return g.Key() == k }); i >= 0 {
-			out = slices.Delete(out, i, i+1)
-		}
-		out = append(out, f)
 	}
 	return out
 }
+
+// MaxPerUnit is the most facts a unit keeps: an extractor that lists
+// thousands would otherwise make each save and load pay for all of them,
+// and a unit that states more than a stored record may hold (dmem reads
+// at most 1,024) would be lost when the memory is reopened.
+const MaxPerUnit = 64
 
 // Slots is a memory's table of fact slots: for each slot (engram.Fact.Key),
 // the units that state it, by sequence number. A unit is superseded when a

@@ -3,6 +3,7 @@ package facts
 import (
 	"math"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/engram-go/engram"
@@ -128,5 +129,20 @@ func TestWordsAddsTheSlotsWords(t *testing.T) {
 	}
 	if got := Words(terms, nil); &got[0] != &terms[0] {
 		t.Fatal("Words without facts copied the terms")
+	}
+}
+
+func TestCleanKeepsAtMostMaxPerUnit(t *testing.T) {
+	fs := make([]engram.Fact, 50000)
+	for i := range fs {
+		fs[i] = engram.Fact{Subject: "Omar", Relation: "r" + strconv.Itoa(i%20000), Value: "v"}
+	}
+	got := Clean(fs)
+	if len(got) != MaxPerUnit {
+		t.Fatalf("Clean kept %d facts, want %d", len(got), MaxPerUnit)
+	}
+	// The last statement of each slot wins, in its place.
+	if got[0].Relation != "r10000" {
+		t.Fatalf("Clean kept %v first", got[0])
 	}
 }
