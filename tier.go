@@ -31,6 +31,10 @@ type Demoted struct {
 	Retrieved int
 	// Reward is the sum of the rewards that followed those loads.
 	Reward float64
+	// FactsRead reports that the working context's [FactExtractor] read
+	// the unit: its Facts are what it found, perhaps none, and a tier with
+	// an extractor of its own need not ask again (a model call, say).
+	FactsRead bool
 }
 
 // Tier says which tier of a two-tier memory a unit came from.

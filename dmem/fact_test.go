@@ -278,6 +278,14 @@ func TestFactsDemoted(t *testing.T) {
 	if x.calls != 1 {
 		t.Errorf("the extractor read %d demoted units, want 1 (the one without facts)", x.calls)
 	}
+	// A unit the working context's extractor read and found nothing in
+	// is not read again.
+	if err := m.Demote(bg, []engram.Demoted{{Unit: engram.Unit{Role: engram.RoleHuman, Text: "Omar: nothing to report."}, FactsRead: true}}); err != nil {
+		t.Fatal(err)
+	}
+	if x.calls != 1 {
+		t.Errorf("the extractor read a unit demoted as read: %d calls", x.calls)
+	}
 	us, err := m.Recall(bg, "Omar Lisbon Edinburgh", 200)
 	if err != nil {
 		t.Fatal(err)

@@ -33,7 +33,11 @@ func (m *Memory) Demote(ctx context.Context, units []engram.Demoted) error {
 		if !finite(u.Reward) {
 			return fmt.Errorf("dmem: demote %s: reward %v: %w", u.ID, u.Reward, engram.ErrInvalidInput)
 		}
-		ds = append(ds, draft{role: u.Role, kind: engram.StepMessage, text: u.Text, at: u.Time, fs: facts.Clean(u.Facts),
+		fs := facts.Clean(u.Facts)
+		if fs == nil && u.FactsRead {
+			fs = []engram.Fact{} // read, and none found: not read again
+		}
+		ds = append(ds, draft{role: u.Role, kind: engram.StepMessage, text: u.Text, at: u.Time, fs: fs,
 			force: u.Retrieved > 0 && u.Reward >= 0 || u.Reward > 0})
 	}
 	if len(ds) == 0 {

@@ -68,7 +68,7 @@ func (b *Buffer) enforceCap() {
 			delete(b.byID, e.unit.ID)
 			b.slots.Remove(e.unit.Seq, e.unit.Facts)
 			if b.opts.longTerm != nil {
-				d := engram.Demoted{Unit: e.unit, Retrieved: e.retrieved, Reward: e.reward}
+				d := engram.Demoted{Unit: e.unit, Retrieved: e.retrieved, Reward: e.reward, FactsRead: e.factsRead}
 				d.Embedding = nil
 				b.demoted = append(b.demoted, d)
 			}

@@ -39,7 +39,7 @@ func (b *Buffer) extractFacts(ctx context.Context, es []*entry) {
 				"error", err, "role", e.unit.Role.String())
 			continue
 		}
-		e.unit.Facts = facts.Clean(fs)
+		e.unit.Facts, e.factsRead = facts.Clean(fs), true
 	}
 }
 

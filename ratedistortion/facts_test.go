@@ -448,3 +448,28 @@ func TestFactsRecalledSupersedeEachOther(t *testing.T) {
 		t.Fatalf("recalled old value superseded by %q, new by %q; want %q and none", by[oldCity], by[newCity], id[newCity])
 	}
 }
+
+// Units the extractor read go down to the tier saying so, so that a tier
+// with an extractor of its own does not ask the model again.
+func TestFactsReadGoDownRead(t *testing.T) {
+	lt := &fakeTier{}
+	b := newBuffer(t, WithFacts(cityFacts().extract), WithLongTerm(lt), WithMaxUnits(10), WithLogger(slog.New(slog.DiscardHandler)))
+	moved(t, b)
+	if len(lt.held) == 0 {
+		t.Fatal("nothing went down")
+	}
+	for _, d := range lt.held {
+		if !d.FactsRead {
+			t.Fatalf("%q went down unread", d.Text)
+		}
+	}
+	// Without an extractor nothing was read.
+	lt2 := &fakeTier{}
+	b2 := newBuffer(t, WithLongTerm(lt2), WithMaxUnits(10), WithLogger(slog.New(slog.DiscardHandler)))
+	moved(t, b2)
+	for _, d := range lt2.held {
+		if d.FactsRead {
+			t.Fatalf("%q went down read, with no extractor", d.Text)
+		}
+	}
+}

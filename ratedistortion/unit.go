@@ -33,6 +33,7 @@ type entry struct {
 	used      int64            // a guest's last load that recalled or kept it
 	facts     facts.Analysis   // what its text says of the turns before it (internal/facts)
 	factTerms []string         // terms and its facts' words, for the lexical index (indexTerms); nil until asked
+	factsRead bool             // the fact extractor read it (WithFacts): a long-term tier need not again
 }
 
 // draft is a unit prepared outside the lock, before it has a place in the pool.

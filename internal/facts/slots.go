@@ -17,30 +17,51 @@ const StaleShare = 0.5
 
 // Clean returns the valid facts of fs (engram.Fact.Valid), one per slot
 // (the last one given wins), in their order, at most MaxPerUnit of them,
-// with U+FFFD for bytes that are not UTF-8, as in a saved text; nil if
-// none. The result is a new slice: a memory keeps it, and the
-// extractor's may be reused.
+// each field with U+FFFD for bytes that are not UTF-8, as in a saved
+// text, and cut to MaxFieldRunes; nil if none. The result is a new slice:
+// a memory keeps it, and the extractor's may be reused.
 func Clean(fs []engram.Fact) []engram.Fact {
+	clean := make([]engram.Fact, len(fs))
 	keys := make([]string, len(fs))
 	last := make(map[string]int)
 	for i, f := range fs {
-		if f.Valid() {
+		for _, s := range []*string{&f.Subject, &f.Relation, &f.Value} {
+			*s = cut(strings.ToValidUTF8(*s, "\uFFFD"))
+		}
+		if clean[i] = f; f.Valid() {
 			keys[i] = f.Key()
 			last[keys[i]] = i
 		}
 	}
 	var out []engram.Fact
-	for i, f := range fs {
+	for i, f := range clean {
 		if keys[i] != "" && last[keys[i]] == i {
-			for _, s := range []*string{&f.Subject, &f.Relation, &f.Value} {
-				*s = strings.ToValidUTF8(*s, "\uFFFD")
-			}
 			if out = append(out, f); len(out) == MaxPerUnit {
 				break
 			}
 		}
 	}
 	return out
+}
+
+// MaxFieldRunes is the longest a fact's subject, relation or value may be:
+// a fact names a slot and a value in a few words, and a memory keeps,
+// saves and compares every one.
+const MaxFieldRunes = 256
+
+// cut returns s cut to MaxFieldRunes runes.
+func cut(s string) string {
+	if len(s) <= MaxFieldRunes {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == MaxFieldRunes {
+			return s[:i]
+		}
+		n++
+	}
+	return s
 }
 
 // MaxPerUnit is the most facts a unit keeps: an extractor that lists

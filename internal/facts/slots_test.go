@@ -4,7 +4,9 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/engram-go/engram"
 )
@@ -144,5 +146,18 @@ func TestCleanKeepsAtMostMaxPerUnit(t *testing.T) {
 	// The last statement of each slot wins, in its place.
 	if got[0].Relation != "r10000" {
 		t.Fatalf("Clean kept %v first", got[0])
+	}
+}
+
+func TestCleanCutsLongFields(t *testing.T) {
+	long := strings.Repeat("é", MaxFieldRunes+10)
+	got := Clean([]engram.Fact{{Subject: "Omar", Relation: "motto", Value: long}})
+	if len(got) != 1 || utf8.RuneCountInString(got[0].Value) != MaxFieldRunes || !utf8.ValidString(got[0].Value) {
+		t.Fatalf("Clean kept a value of %d runes", utf8.RuneCountInString(got[0].Value))
+	}
+	// Two subjects equal in their first MaxFieldRunes runes are one slot.
+	a, b := strings.Repeat("a", MaxFieldRunes)+"x", strings.Repeat("a", MaxFieldRunes)+"y"
+	if got := Clean([]engram.Fact{{Subject: a, Relation: "r", Value: "1"}, {Subject: b, Relation: "r", Value: "2"}}); len(got) != 1 || got[0].Value != "2" {
+		t.Fatalf("Clean = %v", got)
 	}
 }
