@@ -40,7 +40,11 @@
 // under a date header, "[8 May 2023]", counted in the budget: a fact that
 // changed shows when each value was said. A turn that qualifies the one
 // before it ("but not green apples") or corrects what its speaker just said
-// ("no, I said Tuesday") is one item with it, within the budget.
+// ("no, I said Tuesday") is one item with it, within the budget. With
+// [WithFacts] an extractor (a model, say) reads the facts each saved unit
+// states; a unit whose fact a newer unit gives another value is superseded
+// and passes its relevance to that unit, and a query finds a fact's newest
+// statement through the slot's own words too ("Omar employer").
 //
 // Two tiers: [WithLongTerm] puts the buffer over a long-term tier (an
 // [engram.LongTerm], such as a *dmem.Memory). Past the cap ([WithMaxUnits])
