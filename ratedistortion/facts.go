@@ -1,6 +1,7 @@
 package ratedistortion
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -117,17 +118,6 @@ func callExtractor(ctx context.Context, ex engram.FactExtractor, u engram.Unit, 
 // of a slot it states with another value, unless that was said before it,
 // or else by a newer guest that does. b.mu is held.
 func (b *Buffer) supersede(rel []float64, qvec []float32) map[*entry]string {
-	var gslots facts.Slots // the guests', by their Seq in the long-term tier
-	gat := make(map[int64]int)
-	for i, e := range b.guests {
-		if len(e.unit.Facts) > 0 {
-			gslots.Add(e.unit.Seq, e.unit.Facts)
-			gat[e.unit.Seq] = len(b.pool) + i
-		}
-	}
-	if b.slots.Len() == 0 && gslots.Len() == 0 {
-		return nil
-	}
 	at := make(map[int64]int) // pool unit by Seq, for those that state facts
 	for i, e := range b.pool {
 		if len(e.unit.Facts) > 0 {
@@ -145,29 +135,28 @@ func (b *Buffer) supersede(rel []float64, qvec []float32) map[*entry]string {
 		})
 		facts.Ask(rel, asked)
 	}
+	// Who supersedes whom: in the pool, by Seq (b.slots); with guests that
+	// state facts, in one table of pool and guests ordered by when each
+	// was said, so that a guest newer than a pinned pool statement (the cap
+	// hands the newer down and keeps the pinned one) supersedes it, and
+	// not the other way round.
+	table, place, unitAt := &b.slots, func(d int) int64 { return b.entryAt(d).unit.Seq }, at
+	if joint, rank, byRank := b.jointSlots(); joint != nil {
+		table, place, unitAt = joint, func(d int) int64 { return rank[d] }, byRank
+	}
+	if table.Len() == 0 {
+		return nil
+	}
 	var stale map[*entry]string
 	facts.Supersede(rel, func(d int) (int, bool) {
 		e := b.entryAt(d)
 		if len(e.unit.Facts) == 0 {
 			return 0, false
 		}
-		seq := e.unit.Seq
-		if e.origin != "" {
-			seq = -1 // older than every pool unit
-		}
-		by, ok := b.slots.SupersededBy(seq, e.unit.Facts)
-		j, in := at[by]
-		if !ok || !in || e.origin != "" && b.pool[j].unit.Time.Before(e.unit.Time) {
-			// A guest said after the pool's statement (the cap handed it
-			// down and kept a pinned older one) is not out of date by it,
-			// but may be by a newer guest.
-			if e.origin == "" {
-				return 0, false
-			}
-			if by, ok = gslots.SupersededBy(e.unit.Seq, e.unit.Facts); !ok {
-				return 0, false
-			}
-			j = gat[by]
+		by, ok := table.SupersededBy(place(d), e.unit.Facts)
+		j, in := unitAt[by]
+		if !ok || !in {
+			return 0, false
 		}
 		if stale == nil {
 			stale = make(map[*entry]string)
@@ -176,4 +165,46 @@ func (b *Buffer) supersede(rel []float64, qvec []float32) map[*entry]string {
 		return j, true
 	})
 	return stale
+}
+
+// jointSlots returns, when some guest states facts, the slot table of the
+// pool's and the guests' statements, each placed by its rank in the order
+// they were said (Time; at equal times a guest before the pool, which is
+// newer; then Seq), with each unit's rank by its number in rel and the
+// unit of each rank; nil when no guest states a fact. b.mu is held.
+func (b *Buffer) jointSlots() (*facts.Slots, map[int]int64, map[int64]int) {
+	var ds []int // units of rel that state facts
+	for i, e := range b.guests {
+		if len(e.unit.Facts) > 0 {
+			ds = append(ds, len(b.pool)+i)
+		}
+	}
+	if len(ds) == 0 {
+		return nil, nil, nil
+	}
+	for i, e := range b.pool {
+		if len(e.unit.Facts) > 0 {
+			ds = append(ds, i)
+		}
+	}
+	slices.SortFunc(ds, func(x, y int) int {
+		a, c := b.entryAt(x), b.entryAt(y)
+		if t := a.unit.Time.Compare(c.unit.Time); t != 0 {
+			return t
+		}
+		if ga, gc := a.origin != "", c.origin != ""; ga != gc {
+			if ga {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(a.unit.Seq, c.unit.Seq)
+	})
+	joint := new(facts.Slots)
+	rank, byRank := make(map[int]int64, len(ds)), make(map[int64]int, len(ds))
+	for r, d := range ds {
+		rank[d], byRank[int64(r)] = int64(r), d
+		joint.Add(int64(r), b.entryAt(d).unit.Facts)
+	}
+	return joint, rank, byRank
 }

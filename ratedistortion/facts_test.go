@@ -410,17 +410,24 @@ func TestFactsRecalledNewerThanPinned(t *testing.T) {
 	}
 	load(t, b, "Which city does Omar live in? relocated Edinburgh")
 	x, _ := b.ExplainSelection()
-	recalled := false
+	recalled, newID, oldBy := false, "", ""
 	for _, u := range x.Units {
-		if u.Text == newCity {
-			recalled = u.Tier == engram.TierLongTerm
+		switch u.Text {
+		case newCity:
+			recalled, newID = u.Tier == engram.TierLongTerm, u.ID
 			if u.SupersededBy != "" {
 				t.Errorf("the newest value, recalled, is superseded by %s", u.SupersededBy)
 			}
+		case oldCity:
+			oldBy = u.SupersededBy
 		}
 	}
 	if !recalled {
 		t.Fatal("the newer statement was not recalled from the tier")
+	}
+	// The pinned old value in the pool is out of date by the recalled one.
+	if oldBy != newID {
+		t.Errorf("the pinned old value is superseded by %q, want the recalled %q", oldBy, newID)
 	}
 }
 
