@@ -67,7 +67,7 @@ func (m *Memory) slotVectors(ctx context.Context) {
 			}
 			if u := m.byID[idOf(seq)]; u != nil {
 				if i := slices.IndexFunc(u.Facts, func(f engram.Fact) bool { return f.Key() == key }); i >= 0 {
-					keys, texts = append(keys, key), append(texts, u.Facts[i].Subject+" "+u.Facts[i].Relation)
+					keys, texts = append(keys, key), append(texts, facts.SlotWords(u.Facts[i]))
 				}
 			}
 		})

@@ -71,7 +71,7 @@ func (b *Buffer) embedSlots(ctx context.Context, es []*entry) {
 			if _, ok := b.slotVec[k]; ok || slices.Contains(keys, k) {
 				continue
 			}
-			keys, texts = append(keys, k), append(texts, f.Subject+" "+f.Relation)
+			keys, texts = append(keys, k), append(texts, facts.SlotWords(f))
 		}
 	}
 	b.mu.Unlock()

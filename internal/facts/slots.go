@@ -165,6 +165,10 @@ func Words(terms []string, fs []engram.Fact) []string {
 	return out
 }
 
+// SlotWords returns the words a memory embeds for f's slot, to compare
+// with queries (Ask): its subject and relation, "Omar home city".
+func SlotWords(f engram.Fact) string { return f.Subject + " " + f.Relation }
+
 // Current calls fn with each slot's key and the sequence number of the
 // unit that states its newest value, in no particular order.
 func (s *Slots) Current(fn func(key string, seq int64)) {
