@@ -47,7 +47,7 @@ func (m *Memory) readFacts(ctx context.Context, ds []draft) error {
 				return fmt.Errorf("dmem: facts: %w", err)
 			}
 		}
-		known = stated(d.fs, known)
+		known = facts.Stated(d.fs, known)
 	}
 	return nil
 }
@@ -170,21 +170,6 @@ func (m *Memory) extract(ctx context.Context, ex engram.FactExtractor, u engram.
 		return nil
 	}
 	return facts.Clean(fs)
-}
-
-// stated returns known after a unit stated fs: fs first, then the slots of
-// known fs does not restate, at most engram.MaxKnownFacts of them.
-func stated(fs, known []engram.Fact) []engram.Fact {
-	if len(fs) == 0 {
-		return known
-	}
-	out := slices.Clone(fs)
-	for _, k := range known {
-		if !slices.ContainsFunc(fs, func(f engram.Fact) bool { return f.Key() == k.Key() }) {
-			out = append(out, k)
-		}
-	}
-	return out[:min(len(out), engram.MaxKnownFacts)]
 }
 
 // successor returns the resident unit that supersedes unit seq, which

@@ -41,6 +41,7 @@ func (b *Buffer) extractFacts(ctx context.Context, es []*entry) {
 			continue
 		}
 		e.unit.Facts, e.factsRead = facts.Clean(fs), true
+		known = facts.Stated(e.unit.Facts, known)
 	}
 }
 

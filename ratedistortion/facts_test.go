@@ -132,8 +132,11 @@ func TestFactsExtractorSeesKnownSlots(t *testing.T) {
 	b := newBuffer(t, WithFacts(k.extract))
 	save(t, b, oldCity, "Ana: Nice.")
 	save(t, b, newCity, "Ana: Wow.")
-	// Each save's units see the slots known before it: none, then Lisbon.
-	if len(k.known) != 4 || len(k.known[0]) != 0 || !slices.Equal(k.known[2], []engram.Fact{omarCity("Lisbon")}) {
+	// Each unit sees the slots known before it, and what the units of its
+	// save before it stated: none, then Lisbon (the reply is told what its
+	// question said), then Lisbon.
+	if len(k.known) != 4 || len(k.known[0]) != 0 || !slices.Equal(k.known[1], []engram.Fact{omarCity("Lisbon")}) ||
+		!slices.Equal(k.known[2], []engram.Fact{omarCity("Lisbon")}) {
 		t.Fatalf("known slots by call: %v", k.known)
 	}
 }
@@ -387,7 +390,9 @@ func TestFactsExtractorCannotChangeKnown(t *testing.T) {
 	b := newBuffer(t, WithFacts(ex))
 	save(t, b, oldCity, "Ana: Lovely.")
 	save(t, b, "Omar: Any bakery tips?", "Ana: The one on the corner.")
-	if !slices.Equal(told, []string{"Lisbon", "Lisbon"}) {
+	// The first reply is told what its question stated, then the second
+	// save's two units the slot: each time Lisbon, whatever was written.
+	if !slices.Equal(told, []string{"Lisbon", "Lisbon", "Lisbon"}) {
 		t.Fatalf("the extractor was told %q", told)
 	}
 }

@@ -165,6 +165,23 @@ func Words(terms []string, fs []engram.Fact) []string {
 	return out
 }
 
+// Stated returns known after a unit stated fs: fs first, then the slots of
+// known fs does not restate, at most engram.MaxKnownFacts of them. A
+// memory tells each unit of one save what those before it stated: a reply
+// then names a slot the way its question did.
+func Stated(fs, known []engram.Fact) []engram.Fact {
+	if len(fs) == 0 {
+		return known
+	}
+	out := slices.Clone(fs)
+	for _, k := range known {
+		if !slices.ContainsFunc(fs, func(f engram.Fact) bool { return f.Key() == k.Key() }) {
+			out = append(out, k)
+		}
+	}
+	return out[:min(len(out), engram.MaxKnownFacts)]
+}
+
 // SlotWords returns the words a memory embeds for f's slot, to compare
 // with queries (Ask): its subject and relation, "Omar home city".
 func SlotWords(f engram.Fact) string { return f.Subject + " " + f.Relation }

@@ -161,3 +161,14 @@ func TestCleanCutsLongFields(t *testing.T) {
 		t.Fatalf("Clean = %v", got)
 	}
 }
+
+func TestStatedPutsTheNewFirst(t *testing.T) {
+	known := []engram.Fact{city("Lisbon"), job("Kestrel")}
+	got := Stated([]engram.Fact{city("Porto")}, known)
+	if want := []engram.Fact{city("Porto"), job("Kestrel")}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("Stated = %v, want %v", got, want)
+	}
+	if got := Stated(nil, known); !reflect.DeepEqual(got, known) {
+		t.Fatalf("Stated of nothing = %v", got)
+	}
+}
