@@ -219,7 +219,7 @@ func TestFactsCapFallsBackToTheNewestLeft(t *testing.T) {
 	k := cityFacts()
 	mid := "Omar: For now we are staying in Porto with my aunt."
 	k.facts[mid] = []engram.Fact{omarCity("Porto")}
-	b := newBuffer(t, WithFacts(k.extract), WithMaxUnits(8), WithTokenBudget(400))
+	b := newBuffer(t, WithFacts(k.extract), WithMaxUnits(8), WithTokenBudget(400), quiet)
 	save(t, b, oldCity, "Ana: Nice.")
 	save(t, b, mid, "Ana: Family!")
 	for i := range 6 {
