@@ -357,7 +357,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 	// The newest statements of the slots the query is like ("Omar
 	// employer" for "Where does Omar work?") join too.
 	var likes []slotLike
-	if semantic && strings.TrimSpace(query) != "" {
+	if semantic && len(m.slotVec) > 0 && strings.TrimSpace(query) != "" {
 		likes = m.likeSlots(embed.Normalized(m.words.cut(qvec)), add, relOf)
 	}
 	// The turns a candidate cannot be shown without, and those that

@@ -119,6 +119,9 @@ func callExtractor(ctx context.Context, ex engram.FactExtractor, u engram.Unit, 
 // of a slot it states with another value, unless that was said before it,
 // or else by a newer guest that does. b.mu is held.
 func (b *Buffer) supersede(rel []float64, qvec []float32) map[*entry]string {
+	if b.slots.Len() == 0 && !slices.ContainsFunc(b.guests, func(e *entry) bool { return len(e.unit.Facts) > 0 }) {
+		return nil // no facts: a load without an extractor pays nothing
+	}
 	at := make(map[int64]int) // pool unit by Seq, for those that state facts
 	for i, e := range b.pool {
 		if len(e.unit.Facts) > 0 {
