@@ -68,6 +68,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	long := fs.Bool("long", false, "join the conversations into one and ask all questions at the end (default memories "+eval.LongHorizonMemories+")")
 	dated := fs.Bool("dated", false, "give the memories each session's date as its turns are saved (issue 12's protocol gives none; -updates always does)")
 	upd := fs.Bool("updates", false, "replay the generated set of facts that change, -data as its filler (default memories "+eval.UpdateMemories+")")
+	feedback := fs.String("feedback", "", "replay in-stream, each answer rated by a user: none, reward, positive, sparse, noisy, a comma-separated list, or all")
 	factMiss := fs.Int("factmiss", 0, "with -updates: the answer key of rd-facts and dmem-facts leaves every N-th statement unread (0: reads all)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -79,6 +80,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if *long && *upd {
 		return errors.New("-long and -updates are two evaluations: pick one")
+	}
+	if *feedback != "" && (*long || *upd) {
+		return errors.New("-feedback is an evaluation of its own: not with -long or -updates")
+	}
+	if *feedback != "" && *chart != "" {
+		return errors.New("-chart draws evidence recall, which -feedback does not measure")
 	}
 	if *upd && *chart != "" {
 		return errors.New("-chart draws evidence recall, which -updates does not measure")
@@ -136,6 +143,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if len(ss) == 0 {
 		return fmt.Errorf("no conversations to replay in %s", cmp.Or(*data, "the generated set"))
+	}
+	if *feedback != "" {
+		if !set["memories"] {
+			*memories = eval.FeedbackMemories
+		}
+		return runFeedback(ss, *feedback, *memories, *budgets, *offList, *asJSON, stdout, stderr)
 	}
 	ms, bs, restore, err := setup(eval.Known(), *memories, *budgets, *offList)
 	if err != nil {
@@ -250,6 +263,43 @@ func runUpdates(us []updates.Sample, factMiss int, memories, budgets, offList st
 			len(us), rs[0].SingleHopN, rs[0].MultiHopN, time.Since(start).Round(time.Second))
 	}
 	return eval.WriteUpdateTable(stdout, rs)
+}
+
+func runFeedback(ss []dataset.Sample, ratings, memories, budgets, offList string, asJSON bool, stdout, stderr io.Writer) error {
+	var rs []eval.Rating
+	if ratings == "all" {
+		rs = eval.Ratings()
+	} else {
+		for _, n := range strings.Split(ratings, ",") {
+			r, err := eval.ParseRating(strings.TrimSpace(n))
+			if err != nil {
+				return err
+			}
+			rs = append(rs, r)
+		}
+	}
+	ms, bs, restore, err := setup(eval.Known(), memories, budgets, offList)
+	if err != nil {
+		return err
+	}
+	defer restore()
+	log.SetOutput(io.Discard)
+	start := time.Now()
+	res, err := eval.Feedback(context.Background(), ss, eval.Config{Budgets: bs, Memories: ms}, rs)
+	log.SetOutput(stderr)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	if len(res) > 0 {
+		fmt.Fprintf(stdout, "%d conversations, %d questions asked in-stream (%d repeats) and again at the end, %s\n",
+			len(ss), res[0].Questions, res[0].RepeatN, time.Since(start).Round(time.Second))
+	}
+	return eval.WriteFeedbackTable(stdout, res)
 }
 
 func gen(args []string, stdout io.Writer) error {
