@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/credit"
 	"github.com/engram-go/engram/internal/facts"
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
@@ -51,6 +52,7 @@ type Buffer struct {
 	matDim    int                  // their dimension: 0 before the first, −1 once one does not fit
 	slots     facts.Slots          // which pool units state which fact slot (facts.go)
 	slotVec   map[string][]float32 // each slot's words embedded, by key (embedSlots)
+	credit    *credit.Ledger       // what ratings taught (Reward)
 }
 
 var (
@@ -88,6 +90,7 @@ func (b *Buffer) reset() {
 	b.summary = summaryCache{}
 	b.slots.Clear()
 	b.slotVec = nil
+	b.credit = credit.New()
 	b.cleared++
 }
 
@@ -168,6 +171,7 @@ func (b *Buffer) AddMessages(ctx context.Context, msgs ...llms.ChatMessage) erro
 		b.place(e, keep[i])
 	}
 	b.learnFromReferral(es)
+	b.credit.Saved()
 	if b.opts.maxUnits > 0 && len(b.pool) > b.opts.maxUnits {
 		b.enforceCap()
 	}
@@ -299,14 +303,22 @@ func (b *Buffer) setPinned(id string, on bool) error {
 	return nil
 }
 
-// Reward implements [engram.RewardSink]: r is added to the reward of every
-// unit the last load kept, which the scorer sees as Features.Surprise;
-// [DefaultWeights] raise the utility of units that earned positive reward,
-// so what helped once is kept more readily. NaN and infinite rewards give
-// [engram.ErrInvalidInput]. If the last load showed units recalled from a
-// long-term tier ([WithLongTerm]), r is passed on to the tier; an error of
-// the tier's is returned after the buffer has taken the reward itself, so
-// a caller must not reward again.
+// Reward implements [engram.RewardSink]: r rates the answer given from the
+// latest load, read on [−1, 1] (1: it had all it needed; −1: none of it;
+// beyond is clamped). It may come right after the load or after the
+// SaveContext of the rated exchange, as an agent executor does it; after a
+// second save it is about no load and only a long-term tier hears it.
+//
+// A rating is credited to what that load showed and to nothing else (see
+// the package doc, "Learning from ratings"): asked again in nearly the
+// same words, an answer rated up is shown again and one rated down makes
+// room for others; and every unit shown gains or loses standing, the
+// rating less the running mean, which moves its relevance for every later
+// question. A learned gate ([WithGate]) learns from the units most likely
+// to have answered. NaN and infinite ratings give [engram.ErrInvalidInput].
+// If the load showed units recalled from a long-term tier ([WithLongTerm]),
+// r is passed on to the tier; an error of the tier's is returned after the
+// buffer has taken the rating itself, so a caller must not rate again.
 func (b *Buffer) Reward(ctx context.Context, r float64) error {
 	if math.IsNaN(r) || math.IsInf(r, 0) {
 		return fmt.Errorf("ratedistortion: reward %v: %w", r, engram.ErrInvalidInput)
@@ -316,12 +328,15 @@ func (b *Buffer) Reward(ctx context.Context, r float64) error {
 		b.mu.Unlock()
 		return nil
 	}
-	for i, u := range b.last.units {
-		if b.last.kept[i] {
-			u.e.reward += r
+	if b.credit.Pending() {
+		for i, u := range b.last.units {
+			if b.last.kept[i] {
+				u.e.reward += r
+			}
 		}
+		adv, _ := b.credit.Rate(r)
+		b.learnFromRating(adv)
 	}
-	b.learnFromReward(r)
 	down := b.opts.longTerm != nil && b.showedLongTerm()
 	b.mu.Unlock()
 	if down {

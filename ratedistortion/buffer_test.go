@@ -246,32 +246,59 @@ func TestObserveRendersOneLabel(t *testing.T) {
 	}
 }
 
-func TestRewardRaisesKeptUnits(t *testing.T) {
+// A rating is about the load it follows: asked again in the same words, an
+// answer rated down makes room for what it did not show, and one rated up
+// is shown again.
+func TestRatingMovesTheNextLoadOfTheQuestion(t *testing.T) {
 	ctx := context.Background()
-	// Room for the deploy line and a short reply, not for the staging line.
-	b := newBuffer(t, WithTokenBudget(16), WithSummaryShare(0))
-	save(t, b, "The deploy script lives in tools/deploy.sh.", "Thanks.")
-	save(t, b, "The staging password rotates weekly.", "Ok.")
-	load(t, b, "where is the deploy script?")
+	// Room for one of the two lines about the deploy, not both.
+	b := newBuffer(t, WithTokenBudget(14), WithSummaryShare(0))
+	save(t, b, "The deploy script lives in tools/deploy.sh.", "")
+	save(t, b, "The deploy notes say: run it from the deploy host only.", "")
+	save(t, b, "Lunch is at noon.", "")
+	q := "where is the deploy script?"
+	first := load(t, b, q)
+	if err := b.Reward(ctx, -1); err != nil {
+		t.Fatal(err)
+	}
+	second := load(t, b, q)
+	if second == first {
+		t.Fatalf("an answer rated down was shown again:\n%s", second)
+	}
 	if err := b.Reward(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
-	load(t, b, "")
-	x, _ := b.ExplainSelection()
-	var rewarded, other float64
-	for _, u := range x.Units {
-		switch {
-		case strings.Contains(u.Text, "deploy"):
-			rewarded = u.Parts["reward"]
-		case strings.Contains(u.Text, "staging"):
-			other = u.Parts["reward"]
+	for range 3 {
+		if got := load(t, b, q); got != second {
+			t.Fatalf("an answer rated up was not shown again:\n%s\nwant\n%s", got, second)
 		}
-	}
-	if !(rewarded > 0 && other == 0) {
-		t.Fatalf("reward part: rewarded unit %v, other %v", rewarded, other)
 	}
 	if err := b.Reward(ctx, math.NaN()); !errors.Is(err, engram.ErrInvalidInput) {
 		t.Fatalf("NaN reward: err = %v", err)
+	}
+}
+
+// An agent executor saves the exchange before the user rates it: the
+// rating still reaches the load. After a second save it no longer does.
+func TestRatingAfterTheRatedExchangeIsSaved(t *testing.T) {
+	ctx := context.Background()
+	for _, saves := range []int{0, 1, 2} {
+		b := newBuffer(t, WithTokenBudget(14), WithSummaryShare(0))
+		save(t, b, "The deploy script lives in tools/deploy.sh.", "")
+		save(t, b, "The deploy notes say: run it from the deploy host only.", "")
+		save(t, b, "Lunch is at noon.", "")
+		q := "where is the deploy script?"
+		first := load(t, b, q)
+		for i := range saves {
+			save(t, b, fmt.Sprintf("Noted %d.", i), "")
+		}
+		if err := b.Reward(ctx, -1); err != nil {
+			t.Fatal(err)
+		}
+		moved := load(t, b, q) != first
+		if want := saves <= 1; moved != want {
+			t.Errorf("%d saves between the load and its rating: the next load changed %v, want %v", saves, moved, want)
+		}
 	}
 }
 

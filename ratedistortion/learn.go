@@ -1,5 +1,10 @@
 package ratedistortion
 
+import (
+	"cmp"
+	"slices"
+)
+
 // referralShare is the largest share of the pool a word may appear in and
 // still count as a reference: "Lisbon" said again points back to the turn
 // that said it first; "today" does not.
@@ -65,15 +70,31 @@ func (b *Buffer) learnFromReferral(added []*entry) {
 	}
 }
 
-// learnFromReward passes a reward to the gate for every unit the last load
-// kept: they were retrieved and then rewarded. b.mu is held.
-func (b *Buffer) learnFromReward(r float64) {
-	if b.opts.gate == nil || b.last == nil {
+// learnFromRating teaches the gate from a rating that credited the last
+// load, adv the rating less the running mean: the units the load showed
+// that most likely answered — the most relevant few; on real dialogue the
+// best three hold three quarters of the evidence a load shows — are
+// labelled needed when the answer was rated above the usual, not needed
+// when below. b.mu is held.
+func (b *Buffer) learnFromRating(adv float64) {
+	if b.opts.gate == nil || b.last == nil || adv == 0 {
 		return
 	}
-	for i, u := range b.last.units {
-		if b.last.kept[i] {
-			b.opts.gate.Hindsight(u.features, r)
+	s := b.last
+	top := make([]int, 0, len(s.units))
+	for i := range s.units {
+		if s.kept[i] {
+			top = append(top, i)
 		}
 	}
+	slices.SortStableFunc(top, func(x, y int) int {
+		return cmp.Compare(s.units[y].features.Relevance, s.units[x].features.Relevance)
+	})
+	for _, i := range top[:min(len(top), answerers)] {
+		b.opts.gate.Hindsight(s.units[i].features, adv)
+	}
 }
+
+// answerers is how many of a rated load's most relevant units the gate
+// learns from.
+const answerers = 3

@@ -80,6 +80,13 @@ func (b *Buffer) LoadMemoryVariables(ctx context.Context, inputs map[string]any)
 		}
 		sel.recalled = got
 		b.spare, b.last = b.last, sel
+		keys := make([]string, 0, len(sel.units))
+		for i, u := range sel.units {
+			if sel.kept[i] {
+				keys = append(keys, u.e.unit.ID)
+			}
+		}
+		b.credit.Loaded(qvec, keys)
 	} else if b.spare == nil {
 		b.spare = sel
 	}
@@ -226,6 +233,13 @@ func (b *Buffer) selectUnits(query string, qvec []float32) (*selection, error) {
 		units: grow(s.units, n), kept: grow(s.kept, n), own: grow(s.own, n),
 		items: s.items[:0], members: s.members[:0], order: order}
 	rel := b.relevance(query, qvec)
+	if b.credit.Touched() {
+		// What ratings taught moves relevance, before anything else reads it.
+		ans := b.credit.Answers(qvec)
+		for _, d := range order {
+			rel[d] *= b.credit.Multiplier(b.entryAt(d).unit.ID, ans)
+		}
+	}
 	s.stale = b.supersede(rel, qvec)
 	var itemOfGroup map[int64]int // made for the first tool call
 	lastGroup, lastItem := int64(-1), -1

@@ -75,7 +75,9 @@ type savedUnit struct {
 // results; the sequence and group counters; and the units the cap let go
 // that the long-term tier has not taken yet ([WithLongTerm]). Not saved:
 // the units recalled from the long-term tier (it holds them), the last
-// load (so [Buffer.Explain] and [Buffer.Reward] start afresh), the options
+// load (so [Buffer.Explain] and [Buffer.Reward] start afresh), what
+// ratings taught (the answers filed and the units' standing, see
+// [Buffer.Reward]: a restored buffer learns them afresh), the options
 // (Restore takes its own) and the gate ([WithGate]; the caller saves it).
 //
 // The buffer is copied under its lock, which is then released: Save is

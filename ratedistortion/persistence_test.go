@@ -179,6 +179,11 @@ func TestRestoreResumesThePool(t *testing.T) {
 	if !reflect.DeepEqual(b.Units(), c.Units()) {
 		t.Fatal("Units differ after restore")
 	}
+	// What ratings taught is not saved (see Save): the restored buffer is
+	// the saved one without it.
+	b.mu.Lock()
+	b.credit.Clear()
+	b.mu.Unlock()
 
 	ctx := context.Background()
 	for _, q := range []string{"What does Priya do?", "locker code", "", "When is the deadline?", "weather in Lisbon", "Which apples?", "When is the meeting?"} {

@@ -33,7 +33,13 @@ type Weights struct {
 // recall at 1,024 tokens; 12 and 16 are level). Flags no longer multiply
 // relevance: on real dialogue that was worth nothing. Recency is weak and short-lived (see [WithHalfLife]): it
 // keeps the last exchanges for continuity without crowding out old facts.
-var DefaultWeights = Weights{Relevance: 1, Sharpness: 12, FlagRelevance: 0, Recency: 0.2, Flag: 0.05, Directive: 0.6, Rewarded: 0.1, Floor: 0.01}
+//
+// Rewarded is 0: ratings reach a unit through its relevance (see
+// [Buffer.Reward]). Adding the raw sum of the ratings a unit's loads
+// received to its utility, as Rewarded does, cost recall on real dialogue
+// with a user rating every answer: most answers are rated up, so every
+// unit once shown crowded later loads.
+var DefaultWeights = Weights{Relevance: 1, Sharpness: 12, FlagRelevance: 0, Recency: 0.2, Flag: 0.05, Directive: 0.6, Rewarded: 0, Floor: 0.01}
 
 func (w Weights) relevance(f engram.Features) float64 {
 	r := f.Relevance

@@ -150,7 +150,7 @@ type asked struct {
 	question string
 	evidence []string // squashed texts
 	ids      []string // dia ids
-	after    int // the pair after whose save it is asked
+	after    int      // the pair after whose save it is asked
 	repeat   bool
 }
 

@@ -1,0 +1,212 @@
+// Package credit turns a user's rating of an answer into what a memory
+// shows next time. Both backends keep one [Ledger] and call it the same way:
+// Loaded after each load, Saved after each save, Rate when a rating comes,
+// and Multiplier while scoring, on each unit's relevance.
+//
+// A rating that follows a load is about what that load showed, and nothing
+// else: not the last step saved, not the units of other loads. Two things
+// are learned from it, each measured on real dialogue in the feedback
+// replay (memeval -feedback):
+//
+//   - The answer: the units a rated load showed, filed under its question.
+//     Asked again in nearly the same words (cosine of the question vectors
+//     at least about 0.97), a load that was rated up shows them again, and
+//     one rated down makes room for others. Broader matching of questions
+//     cost recall on questions not asked before: the units an answer showed
+//     are mostly not the ones that answered.
+//   - The standing of each unit: the ratings of the loads that showed it,
+//     each less the running mean rating, shrunk towards nothing until a few
+//     loads agree. A unit shown in answers rated better than usual gains
+//     relevance for every question; one shown in worse answers loses it.
+//     Centring matters: most answers are rated up, and an uncentred sum
+//     made every shown unit crowd later loads.
+//
+// A rating r is read on [−1, 1] (clamped): 1 for an answer that had all it
+// needed, −1 for one that had none of it.
+package credit
+
+import (
+	"math"
+)
+
+const (
+	// answerPower sharpens the questions' cosine into the weight a filed
+	// answer gets: cos^128 is 0.02 at 0.97 and 0.27 at 0.99.
+	answerPower = 128
+	// answerFloor is the weight below which a filed answer is ignored.
+	answerFloor = 0.01
+	// standingGain scales a unit's standing into its relevance's log.
+	standingGain = 0.6
+	// standingPrior is how many loads of zero advantage a unit's standing
+	// starts with: its shrinkage.
+	standingPrior = 8
+	// meanWindow is the number of ratings the running mean spans.
+	meanWindow = 50
+	// maxLog bounds a multiplier's logarithm: e^±3.
+	maxLog = 3
+)
+
+// MaxAnswers is the most rated loads a ledger files; past it the oldest
+// makes room.
+const MaxAnswers = 1024
+
+// answer is a rated load: its question's vector, the units it showed and
+// the rating.
+type answer struct {
+	q      []float32
+	keys   []string
+	rating float64
+}
+
+// standing is what the ratings said of one unit.
+type standing struct {
+	sum   float64 // ratings less the mean, of the loads that showed it
+	loads int
+}
+
+// Ledger is what one memory learned from ratings. It is not safe for
+// concurrent use: the memory guards it with its own lock.
+type Ledger struct {
+	answers []answer // a ring of at most MaxAnswers
+	next    int      // the ring's oldest once full
+	units   map[string]*standing
+	ratings int
+	mean    float64
+
+	lastQ    []float32
+	lastKeys []string
+	saves    int // saves since the latest load
+	loaded   bool
+}
+
+// New returns an empty ledger.
+func New() *Ledger { return &Ledger{units: make(map[string]*standing)} }
+
+// Loaded notes a load: q is its question's unit vector (nil without one)
+// and keys the units it showed.
+func (l *Ledger) Loaded(q []float32, keys []string) {
+	l.lastQ, l.lastKeys, l.saves, l.loaded = q, keys, 0, true
+}
+
+// Saved notes a save. One save may come between a load and its rating —
+// an agent loop saves the rated exchange before the user rates it — but
+// after a second the rating is no longer about that load.
+func (l *Ledger) Saved() { l.saves++ }
+
+// Pending reports whether a rating now would be about a load.
+func (l *Ledger) Pending() bool { return l.loaded && l.saves <= 1 && len(l.lastKeys) > 0 }
+
+// Rate credits the latest load with rating r and reports whether there was
+// one to credit (see Pending), with the rating's advantage: r less the
+// running mean before it (which starts at 0). Each rating counts: two
+// ratings of one load add up.
+func (l *Ledger) Rate(r float64) (adv float64, ok bool) {
+	if !l.Pending() || math.IsNaN(r) {
+		return 0, false
+	}
+	r = max(-1, min(1, r))
+	adv = r - l.mean
+	first := l.ratings == 0
+	l.ratings++
+	l.mean += (r - l.mean) / float64(min(l.ratings, meanWindow))
+	if !first { // the first rating has no mean to be measured against
+		for _, k := range l.lastKeys {
+			s := l.units[k]
+			if s == nil {
+				s = new(standing)
+				l.units[k] = s
+			}
+			s.sum += adv
+			s.loads++
+		}
+	}
+	if l.lastQ != nil && r != 0 {
+		a := answer{q: l.lastQ, keys: l.lastKeys, rating: r}
+		if len(l.answers) < MaxAnswers {
+			l.answers = append(l.answers, a)
+		} else {
+			l.answers[l.next] = a
+			l.next = (l.next + 1) % MaxAnswers
+		}
+	}
+	return adv, true
+}
+
+// Answers returns what the filed answers say of units for question q: a
+// log-relevance term by unit key, nil when no filed answer is near q.
+func (l *Ledger) Answers(q []float32) map[string]float64 {
+	if len(l.answers) == 0 || q == nil {
+		return nil
+	}
+	var out map[string]float64
+	for i := range l.answers {
+		a := &l.answers[i]
+		c := dot(q, a.q)
+		if c <= 0 {
+			continue
+		}
+		w := pow(c, answerPower)
+		if w < answerFloor {
+			continue
+		}
+		if out == nil {
+			out = make(map[string]float64)
+		}
+		for _, k := range a.keys {
+			out[k] += w * a.rating
+		}
+	}
+	return out
+}
+
+// Multiplier returns the factor on the relevance of unit key, given what
+// the filed answers say for this load (Answers): 1 for a unit no rating
+// has touched.
+func (l *Ledger) Multiplier(key string, answers map[string]float64) float64 {
+	x := answers[key]
+	if s := l.units[key]; s != nil {
+		x += standingGain * s.sum / (float64(s.loads) + standingPrior)
+	}
+	if x == 0 {
+		return 1
+	}
+	return math.Exp(max(-maxLog, min(maxLog, x)))
+}
+
+// Touched reports whether any rating has reached a unit: until one has,
+// Multiplier is 1 for every unit and a load need not ask.
+func (l *Ledger) Touched() bool { return len(l.units) > 0 || len(l.answers) > 0 }
+
+// Forget drops what the ledger knows of a unit the memory let go. Filed
+// answers keep its key until they age out: a key that names no unit
+// matches nothing.
+func (l *Ledger) Forget(key string) { delete(l.units, key) }
+
+// Clear forgets everything.
+func (l *Ledger) Clear() { *l = *New() }
+
+// Ratings returns how many ratings have credited a load.
+func (l *Ledger) Ratings() int { return l.ratings }
+
+func dot(a, b []float32) float64 {
+	if len(a) != len(b) {
+		return 0
+	}
+	var s float32
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return float64(s)
+}
+
+// pow returns x^n for a whole n by repeated squaring.
+func pow(x float64, n int) float64 {
+	r := 1.0
+	for ; n > 0; n >>= 1 {
+		if n&1 == 1 {
+			r *= x
+		}
+		x *= x
+	}
+	return r
+}
