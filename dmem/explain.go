@@ -35,11 +35,12 @@ type loadNote struct {
 
 // noteLoad notes what a load for query within budget weighed (cs) and
 // returned (kept, in line order; ids theirs): as retrieved, and for Explain.
-func (m *Memory) noteLoad(query string, budget int, cs, kept []cand, ids []string) {
+func (m *Memory) noteLoad(query string, qkey []float32, budget int, cs, kept []cand, ids []string) {
 	m.noteRetrieved(ids, true)
 	n := &loadNote{query: query, budget: budget, cs: cs, kept: kept}
 	m.mu.Lock()
 	m.loaded = n
+	m.ratings.Loaded(qkey, ids)
 	m.mu.Unlock()
 }
 

@@ -1,6 +1,9 @@
 package dmem
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/engram-go/engram"
 )
 
@@ -72,3 +75,25 @@ func (m *Memory) loadGate() {
 	}
 	_ = m.opts.gate.UnmarshalBinary(m.st.Gate)
 }
+
+// learnFromRating teaches the learned gate from a rating that credited the
+// latest load, adv the rating less the running mean: the load's most
+// relevant units — those most likely to have answered — were needed when
+// the answer was rated above the usual, not when below. m.mu must be held.
+func (m *Memory) learnFromRating(adv float64) {
+	if m.opts.gate == nil || m.loaded == nil || adv <= 0 {
+		return
+	}
+	kept := slices.Clone(m.loaded.kept)
+	slices.SortStableFunc(kept, func(a, b cand) int { return cmp.Compare(b.rel, a.rel) })
+	for _, c := range kept[:min(len(kept), answerers)] {
+		if u, ok := m.byID[c.id]; ok {
+			m.opts.gate.Hindsight(admission(u), adv)
+		}
+	}
+}
+
+// answerers is how many of a rated load's most relevant units the learned
+// gate learns from: on real dialogue the best three hold three quarters of
+// the evidence a load shows.
+const answerers = 3

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/engram-go/engram/internal/facts"
 	"math"
 	"slices"
 	"strings"
@@ -15,6 +14,8 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem/store"
+	"github.com/engram-go/engram/internal/credit"
+	"github.com/engram-go/engram/internal/facts"
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
 	"github.com/engram-go/engram/internal/text"
@@ -59,7 +60,8 @@ type Memory struct {
 	dirty     map[*unit]struct{}
 	seqEnd    int64 // sequence numbers below it, from st.Seq on, are reserved
 
-	loaded *loadNote // what the latest LoadMemoryVariables weighed, for Explain
+	loaded  *loadNote      // what the latest LoadMemoryVariables weighed, for Explain
+	ratings *credit.Ledger // what ratings of loads taught (Reward)
 }
 
 var (
@@ -156,6 +158,7 @@ func (m *Memory) reset() {
 	m.retrieved = nil
 	m.lastLoad = nil
 	m.loaded = nil
+	m.ratings = credit.New()
 	m.dirty = make(map[*unit]struct{})
 	m.seqEnd = 0
 }
@@ -305,16 +308,31 @@ func (m *Memory) Observe(ctx context.Context, s engram.Step) error {
 	return err
 }
 
-// Reward attaches r to the latest step and judges its surprise: the reward
-// prediction error δ = r + γ·E[V̄(s')] − V(s), with the next state's value
-// estimated by the running mean until the next step arrives (the TD update
-// then uses the real one). A surprising step is moved to core memory; a
-// positive δ also consolidates the units the latest load returned; a
-// negative one teaches a learned gate ([WithGate]) that they were not
-// needed. r must be finite ([engram.ErrInvalidInput]) and is clamped to
-// ±1e12; with no step yet it fails with [engram.ErrNotFound]. Until some
-// reward is non-zero, rewards are recorded but judge nothing: there is no
-// scale to measure surprise against.
+// Reward takes the outcome of what the agent did last. A rating of an
+// answer — a reward after a load, right after it or after the SaveContext
+// of the rated exchange, as an agent executor gives it — is about what
+// that load showed, read on [−1, 1] (1: the answer had all it needed; −1:
+// none of it; beyond is clamped). It is credited to the load as
+// ratedistortion credits it (see the package doc, "Learning from
+// ratings"): asked again in nearly the same words, an answer rated up is
+// shown again and one rated down makes room for others, and every unit
+// shown gains or loses standing, the rating less the running mean, which
+// moves its relevance for every later question. A learned gate
+// ([WithGate]) learns from the units most likely to have answered. The
+// rating does not move the latest step's route: it is not about that step.
+//
+// Any other reward attaches to the latest step, and judges its surprise:
+// the reward prediction error δ = r + γ·E[V̄(s')] − V(s), with the next
+// state's value estimated by the running mean until the next step arrives
+// (the TD update then uses the real one). A surprising step is moved to
+// core memory; a positive δ also consolidates the units the latest search
+// returned; a negative one teaches a learned gate that they were not
+// needed. Until some such reward is non-zero, rewards are recorded but
+// judge nothing: there is no scale to measure surprise against.
+//
+// r must be finite ([engram.ErrInvalidInput]) and is clamped to ±1e12;
+// with neither a load to rate nor a step it fails with
+// [engram.ErrNotFound].
 func (m *Memory) Reward(ctx context.Context, r float64) error {
 	if err := memvars.Context(ctx); err != nil {
 		return fmt.Errorf("dmem: reward: %w", err)
@@ -326,6 +344,12 @@ func (m *Memory) Reward(ctx context.Context, r float64) error {
 	if err := m.writable(ctx, "reward"); err != nil {
 		m.mu.Unlock()
 		return err
+	}
+	if m.ratings.Pending() {
+		adv, _ := m.ratings.Rate(r)
+		m.learnFromRating(adv)
+		m.mu.Unlock()
+		return nil
 	}
 	if m.pending == nil {
 		m.mu.Unlock()
@@ -447,6 +471,9 @@ func (m *Memory) record(ctx context.Context, ds []draft) ([]string, error) {
 			ds[i].at = now
 		}
 		ids[i] = m.step(&ds[i], b)
+		if ds[i].role == engram.RoleHuman {
+			m.ratings.Saved()
+		}
 		if ds[i].reward != 0 {
 			m.reward(ds[i].reward, b)
 		}

@@ -141,7 +141,7 @@ func (m *Memory) history(ctx context.Context, query string, budget int) (string,
 // choose selects what a load for query returns within budget tokens, in
 // chronological order, and notes it as retrieved.
 func (m *Memory) choose(ctx context.Context, query string, budget int) ([]cand, error) {
-	cs, err := m.search(ctx, query)
+	cs, qkey, err := m.search(ctx, query)
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +153,7 @@ func (m *Memory) choose(ctx context.Context, query string, budget int) ([]cand, 
 	for i, c := range kept {
 		ids[i] = c.id
 	}
-	m.noteLoad(query, budget, cs, kept, ids)
+	m.noteLoad(query, qkey, budget, cs, kept, ids)
 	return kept, nil
 }
 
@@ -191,7 +191,11 @@ func headers(kept []cand) []string {
 // process holding at most exactScan units skips the vector index and
 // scores every unit; with engram's own embedder it then embeds the query's
 // GloVe part alone, all that relevance compares.
-func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
+//
+// It returns the candidates and the query's key for what ratings taught
+// (credit.Ledger): the normalised part of its vector relevance compares,
+// nil without a query.
+func (m *Memory) search(ctx context.Context, query string) ([]cand, []float32, error) {
 	m.mu.RLock()
 	small, dim := m.w == nil && m.words.Len() <= exactScan, m.st.Dim
 	m.mu.RUnlock()
@@ -201,16 +205,16 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 		own, _ := m.opts.embedder.(*embed.Embedder)
 		if part = small && m.words.prefix > 0 && own != nil && (dim == 0 || own.Dimensions() == dim); part {
 			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("dmem: embed query: %w", err)
+				return nil, nil, fmt.Errorf("dmem: embed query: %w", err)
 			}
 			qvec = own.GloVePart(query)
 		} else {
 			v, err := m.opts.embedder.EmbedQuery(ctx, query)
 			if err != nil {
-				return nil, fmt.Errorf("dmem: embed query: %w", err)
+				return nil, nil, fmt.Errorf("dmem: embed query: %w", err)
 			}
 			if qvec, err = normalised(v); err != nil {
-				return nil, fmt.Errorf("dmem: embed query: %w", err)
+				return nil, nil, fmt.Errorf("dmem: embed query: %w", err)
 			}
 		}
 	}
@@ -221,11 +225,11 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 	m.mu.RLock()
 	if m.closed {
 		m.mu.RUnlock()
-		return nil, fmt.Errorf("dmem: load: %w", engram.ErrClosed)
+		return nil, nil, fmt.Errorf("dmem: load: %w", engram.ErrClosed)
 	}
 	if qvec != nil && m.st.Dim != 0 && len(qvec) != m.st.Dim && !part {
 		m.mu.RUnlock()
-		return nil, fmt.Errorf("dmem: query embedding has %d dimensions, memory has %d: %w", len(qvec), m.st.Dim, engram.ErrInvalidInput)
+		return nil, nil, fmt.Errorf("dmem: query embedding has %d dimensions, memory has %d: %w", len(qvec), m.st.Dim, engram.ErrInvalidInput)
 	}
 	m.mu.RUnlock()
 	semantic := qvec != nil && !zero(qvec)
@@ -234,7 +238,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 		// The store searches outside the lock: it may be a round trip away.
 		var err error
 		if hits, err = m.w.store.Query(ctx, m.w.ns, qvec, m.opts.candidates); err != nil {
-			return nil, fmt.Errorf("dmem: load: %w", err)
+			return nil, nil, fmt.Errorf("dmem: load: %w", err)
 		}
 	}
 
@@ -272,7 +276,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 	case semantic:
 		hs, err := m.ix.nearest(ctx, qvec, m.opts.candidates)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, h := range hs {
 			if u, ok := m.byID[h.id]; ok {
@@ -281,6 +285,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 		}
 	}
 	relOf := func(*unit) float64 { return 0 }
+	var qkey []float32
 	if strings.TrimSpace(query) != "" {
 		docs := make([]int, 0, len(near)+len(m.short))
 		for _, u := range near {
@@ -289,7 +294,8 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 		for _, u := range m.short {
 			docs = append(docs, u.slot)
 		}
-		q := relevance.NewQuery(query, embed.Normalized(m.words.cut(qvec)))
+		qkey = embed.Normalized(m.words.cut(qvec))
+		q := relevance.NewQuery(query, qkey)
 		var all []float64
 		if small {
 			all = relevance.Score(q, m.words.ix, m.words)
@@ -312,6 +318,21 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 		}
 		for _, u := range m.short {
 			add(u, relOf(u))
+		}
+		// Units a rated answer to nearly this question showed join, so
+		// that one rated up can be shown again.
+		ans := m.ratings.Answers(qkey)
+		for id, x := range ans {
+			if u, ok := m.byID[id]; ok && x > 0 {
+				add(u, relOf(u))
+			}
+		}
+		// What ratings taught moves relevance before anything reads it.
+		if m.ratings.Touched() {
+			for i := range cs {
+				rel[i] *= m.ratings.Multiplier(cs[i].id, ans)
+				cs[i].rel = rel[i]
+			}
 		}
 		// A tool call and its results are packed together, so each
 		// brings the rest of its group; a turn is packed on its own.
@@ -385,7 +406,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, error) {
 	ask(cs, rel, likes)
 	score(cs, rel, lambda)
 	supersede(cs)
-	return cs, nil
+	return cs, qkey, nil
 }
 
 // addForeign adds the units other writers of the namespace stored, which
@@ -603,7 +624,7 @@ func (m *Memory) SimilaritySearch(ctx context.Context, query string, n int, opti
 	for _, opt := range options {
 		opt(&o)
 	}
-	cs, err := m.search(ctx, query)
+	cs, _, err := m.search(ctx, query)
 	if err != nil {
 		return nil, err
 	}

@@ -65,7 +65,7 @@ func (m *Memory) Recall(ctx context.Context, query string, budget int) ([]engram
 	if budget < 1 {
 		return nil, fmt.Errorf("dmem: recall: budget %d: %w", budget, engram.ErrInvalidInput)
 	}
-	cs, err := m.search(ctx, query)
+	cs, _, err := m.search(ctx, query)
 	if err != nil {
 		return nil, err
 	}

@@ -171,7 +171,11 @@ func (b *Buffer) AddMessages(ctx context.Context, msgs ...llms.ChatMessage) erro
 		b.place(e, keep[i])
 	}
 	b.learnFromReferral(es)
-	b.credit.Saved()
+	for _, e := range es {
+		if e.unit.Role == engram.RoleHuman {
+			b.credit.Saved()
+		}
+	}
 	if b.opts.maxUnits > 0 && len(b.pool) > b.opts.maxUnits {
 		b.enforceCap()
 	}

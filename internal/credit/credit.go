@@ -1,6 +1,7 @@
 // Package credit turns a user's rating of an answer into what a memory
 // shows next time. Both backends keep one [Ledger] and call it the same way:
-// Loaded after each load, Saved after each save, Rate when a rating comes,
+// Loaded after each load, Saved for each human message saved, Rate when a
+// rating comes,
 // and Multiplier while scoring, on each unit's relevance.
 //
 // A rating that follows a load is about what that load showed, and nothing
@@ -75,7 +76,7 @@ type Ledger struct {
 
 	lastQ    []float32
 	lastKeys []string
-	saves    int // saves since the latest load
+	saves    int // human messages saved since the latest load
 	loaded   bool
 }
 
@@ -88,9 +89,11 @@ func (l *Ledger) Loaded(q []float32, keys []string) {
 	l.lastQ, l.lastKeys, l.saves, l.loaded = q, keys, 0, true
 }
 
-// Saved notes a save. One save may come between a load and its rating —
-// an agent loop saves the rated exchange before the user rates it — but
-// after a second the rating is no longer about that load.
+// Saved notes a human message saved. The rated exchange's question may be
+// saved between a load and its rating — an agent executor saves the
+// exchange before the user rates it — but after a second question the
+// rating is no longer about that load. Tool steps and replies do not
+// count.
 func (l *Ledger) Saved() { l.saves++ }
 
 // Pending reports whether a rating now would be about a load.
