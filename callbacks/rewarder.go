@@ -104,9 +104,10 @@ func (r *Rewarder) Stats() Stats {
 
 // Feedback reports a user's rating of the agent's latest answer, such as
 // [ThumbsUp], [ThumbsDown] or any finite scalar. The rating is a Reward on
-// the memory's latest step; a non-empty note is then Observed as a feedback
-// step without a reward, so that the rating counts once. Like every handler
-// method it only queues.
+// the memory: both engram memories credit it to what the latest load
+// showed, before or after the rated exchange was saved. A non-empty note is
+// then Observed as a feedback step without a reward, so that the rating
+// counts once. Like every handler method it only queues.
 func (r *Rewarder) Feedback(ctx context.Context, rating float64, note string) {
 	r.enqueue(event{ctx: ctx, step: engram.Step{Kind: engram.StepFeedback, Reward: rating}, output: note})
 }

@@ -474,8 +474,15 @@ func (m *Memory) record(ctx context.Context, ds []draft) ([]string, error) {
 		if ds[i].role == engram.RoleHuman {
 			m.ratings.Saved()
 		}
-		if ds[i].reward != 0 {
-			m.reward(ds[i].reward, b)
+		if r := ds[i].reward; r != 0 {
+			// A step's reward judges the step; if it follows a load — a
+			// test run on code written from what the load showed — it
+			// rates that load too, as a Reward would.
+			if m.ratings.Pending() {
+				adv, _ := m.ratings.Rate(r)
+				m.learnFromRating(adv)
+			}
+			m.reward(r, b)
 		}
 	}
 	t := m.commit(b)

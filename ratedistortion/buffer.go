@@ -354,8 +354,10 @@ func (b *Buffer) Reward(ctx context.Context, r float64) error {
 // Observe stores a step that did not come through SaveContext — a tool
 // result or error, a failed chain — rendered as dmem renders it: a tool's
 // step is a tool line, "tool: weather(Lyon) → 14C", any other a system
-// line naming its kind, "system: chain_error: …". The reward is not kept:
-// the text says how the step went.
+// line naming its kind, "system: chain_error: …". A non-zero reward
+// rates the latest load as [Buffer.Reward] does, if the step follows one
+// (a test run on code written from what the load showed): every reward
+// source takes the one path.
 func (b *Buffer) Observe(ctx context.Context, s engram.Step) error {
 	if math.IsNaN(s.Reward) || math.IsInf(s.Reward, 0) {
 		return fmt.Errorf("ratedistortion: observe reward %v: %w", s.Reward, engram.ErrInvalidInput)
@@ -364,5 +366,11 @@ func (b *Buffer) Observe(ctx context.Context, s engram.Step) error {
 		return nil
 	}
 	role, text := memvars.Step(s)
-	return b.AddMessages(ctx, memvars.Message(role, text, ""))
+	if err := b.AddMessages(ctx, memvars.Message(role, text, "")); err != nil {
+		return err
+	}
+	if s.Reward != 0 {
+		return b.Reward(ctx, s.Reward)
+	}
+	return nil
 }
