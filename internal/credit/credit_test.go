@@ -1,0 +1,128 @@
+package credit
+
+import (
+	"math"
+	"testing"
+)
+
+func unit(xs ...float32) []float32 {
+	var n float32
+	for _, x := range xs {
+		n += x * x
+	}
+	n = float32(math.Sqrt(float64(n)))
+	out := make([]float32, len(xs))
+	for i, x := range xs {
+		out[i] = x / n
+	}
+	return out
+}
+
+func TestRatingFollowsItsLoad(t *testing.T) {
+	tests := []struct {
+		name    string
+		saves   int
+		loaded  bool
+		credits bool
+	}{
+		{"right after the load", 0, true, true},
+		{"after the rated exchange is saved", 1, true, true},
+		{"after a second question", 2, true, false},
+		{"with no load", 0, false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			l := New()
+			if tc.loaded {
+				l.Loaded(unit(1, 0), []string{"a"})
+			}
+			for range tc.saves {
+				l.Saved()
+			}
+			if _, ok := l.Rate(1); ok != tc.credits {
+				t.Fatalf("Rate credited %v, want %v", ok, tc.credits)
+			}
+		})
+	}
+}
+
+func TestAnswerComesBackForTheSameQuestionOnly(t *testing.T) {
+	l := New()
+	q, near, other := unit(1, 0.01), unit(1, 0.02), unit(1, 1)
+	l.Loaded(q, []string{"a", "b"})
+	l.Rate(1)
+	if m := l.Multiplier("a", l.Answers(q)); m <= 1.5 {
+		t.Fatalf("the same question: multiplier %v, want well above 1", m)
+	}
+	if m := l.Multiplier("a", l.Answers(near)); m <= 1.5 {
+		t.Fatalf("nearly the same question: multiplier %v, want well above 1", m)
+	}
+	if ans := l.Answers(other); ans != nil {
+		t.Fatalf("another question (cosine 0.71) matched a filed answer: %v", ans)
+	}
+	if m := l.Multiplier("c", l.Answers(q)); m != 1 {
+		t.Fatalf("a unit the load did not show: multiplier %v, want 1", m)
+	}
+}
+
+func TestRatedDownMakesRoom(t *testing.T) {
+	l := New()
+	q := unit(0, 1)
+	l.Loaded(q, []string{"a"})
+	l.Rate(-1)
+	if m := l.Multiplier("a", l.Answers(q)); m >= 0.5 {
+		t.Fatalf("an answer rated down: multiplier %v, want well below 1", m)
+	}
+}
+
+// Most answers are rated up: a unit's standing is measured against the
+// mean, so a unit shown in ordinary answers gains nothing, and one shown
+// in the answers rated worse than usual loses.
+func TestStandingIsCentred(t *testing.T) {
+	l := New()
+	for i := range 200 {
+		q := unit(float32(i%7), 1, float32(i%5)) // questions of all kinds
+		keys := []string{"common"}
+		r := 1.0
+		if i%4 == 0 {
+			keys, r = append(keys, "bad"), 0
+		}
+		l.Loaded(q, keys)
+		l.Rate(r)
+	}
+	common := l.Multiplier("common", nil)
+	bad := l.Multiplier("bad", nil)
+	if math.Abs(common-1) > 0.1 {
+		t.Errorf("a unit in every answer: multiplier %v, want about 1", common)
+	}
+	if bad >= 0.9 || bad >= common {
+		t.Errorf("a unit only in the worse answers: multiplier %v (common %v), want below both 0.9 and common", bad, common)
+	}
+}
+
+func TestBounded(t *testing.T) {
+	l := New()
+	q := unit(1, 0)
+	for range 3 * MaxAnswers {
+		l.Loaded(q, []string{"a"})
+		l.Rate(1)
+	}
+	if len(l.answers) != MaxAnswers {
+		t.Fatalf("%d answers filed, want at most %d", len(l.answers), MaxAnswers)
+	}
+	if m := l.Multiplier("a", l.Answers(q)); m > math.Exp(maxLog)+1e-9 {
+		t.Fatalf("multiplier %v past its bound", m)
+	}
+	l.Loaded(q, []string{"a"})
+	if _, ok := l.Rate(math.NaN()); ok {
+		t.Fatal("a NaN rating was credited")
+	}
+	l.Forget("a")
+	if _, ok := l.units["a"]; ok {
+		t.Fatal("Forget kept the unit's standing")
+	}
+	l.Clear()
+	if l.Touched() || l.Ratings() != 0 {
+		t.Fatal("Clear kept what ratings taught")
+	}
+}

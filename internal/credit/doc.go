@@ -1,0 +1,27 @@
+// Package credit turns a user's rating of an answer into what a memory
+// shows next time. Both backends keep one [Ledger] and call it the same way:
+// Loaded after each load, Saved for each human message saved, Rate when a
+// rating comes,
+// and Multiplier while scoring, on each unit's relevance.
+//
+// A rating that follows a load is about what that load showed, and nothing
+// else: not the last step saved, not the units of other loads. Two things
+// are learned from it, each measured on real dialogue in the feedback
+// replay (memeval -feedback):
+//
+//   - The answer: the units a rated load showed, filed under its question.
+//     Asked again in nearly the same words (cosine of the question vectors
+//     at least about 0.97), a load that was rated up shows them again, and
+//     one rated down makes room for others. Broader matching of questions
+//     cost recall on questions not asked before: the units an answer showed
+//     are mostly not the ones that answered.
+//   - The standing of each unit: the ratings of the loads that showed it,
+//     each less the running mean rating, shrunk towards nothing until a few
+//     loads agree. A unit shown in answers rated better than usual gains
+//     relevance for every question; one shown in worse answers loses it.
+//     Centring matters: most answers are rated up, and an uncentred sum
+//     made every shown unit crowd later loads.
+//
+// A rating r is read on [−1, 1] (clamped): 1 for an answer that had all it
+// needed, −1 for one that had none of it.
+package credit
