@@ -203,3 +203,35 @@ func BenchmarkInsert(b *testing.B) {
 		b.ReportMetric(2*float64(b.N)/b.Elapsed().Seconds(), "units/s")
 	})
 }
+
+// BenchmarkReward measures a rating of the latest load over 3,000 units,
+// the load itself untimed; it reports the median and fails above 50 µs
+// once it has run 50 ratings.
+func BenchmarkReward(b *testing.B) {
+	texts := benchTexts(5, 3000)
+	m, err := New(bg, WithTokenBudget(1024))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer m.Close()
+	fill(b, m, texts)
+	var ds []time.Duration
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		b.StopTimer()
+		if _, err := m.LoadMemoryVariables(bg, map[string]any{"input": texts[(i*37)%len(texts)]}); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		start := time.Now()
+		if err := m.Reward(bg, float64(i%3)-1); err != nil {
+			b.Fatal(err)
+		}
+		ds = append(ds, time.Since(start))
+	}
+	p50 := median(ds)
+	b.ReportMetric(float64(p50.Nanoseconds())/1e3, "p50-µs")
+	if len(ds) >= 50 && p50 > 50*time.Microsecond {
+		b.Errorf("Reward over 3,000 units: p50 %v; the target is 50µs", p50)
+	}
+}

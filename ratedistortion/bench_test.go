@@ -6,6 +6,7 @@ import (
 	"io"
 	"log"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -122,5 +123,38 @@ func BenchmarkSave(b *testing.B) {
 				i++
 			}
 		})
+	}
+}
+
+// BenchmarkReward measures a rating of the latest load over a pool of
+// 3,000 units, the load itself untimed; it reports the median and fails
+// above 50 µs once it has run 50 ratings.
+func BenchmarkReward(b *testing.B) {
+	ctx := context.Background()
+	turns := benchTurns(3000)
+	m, err := New(WithTokenBudget(1024))
+	if err != nil {
+		b.Fatal(err)
+	}
+	fill(b, m, turns)
+	var ds []time.Duration
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		b.StopTimer()
+		if _, err := m.LoadMemoryVariables(ctx, map[string]any{"input": turns[(i*37)%len(turns)]}); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		start := time.Now()
+		if err := m.Reward(ctx, float64(i%3)-1); err != nil {
+			b.Fatal(err)
+		}
+		ds = append(ds, time.Since(start))
+	}
+	slices.Sort(ds)
+	p50 := ds[len(ds)/2]
+	b.ReportMetric(float64(p50.Nanoseconds())/1e3, "p50-µs")
+	if len(ds) >= 50 && p50 > 50*time.Microsecond {
+		b.Errorf("Reward over 3,000 units: p50 %v; the target is 50µs", p50)
 	}
 }
