@@ -53,6 +53,24 @@
 // it, scores those with the pool as one collection, and caches them;
 // [Explain] gives each unit's [engram.Tier].
 //
+// # Learning from ratings
+//
+// A rating of an answer ([engram.RewardSink]'s Reward, or
+// callbacks.Rewarder.Feedback) is about what the load before it showed, and
+// is credited to that alone, in two ways (internal/credit, shared by both
+// backends). The answer: the units the rated load showed are filed under
+// its question; asked again in nearly the same words, an answer rated up is
+// shown again and one rated down makes room for others. The standing: each
+// unit shown gains the rating less the running mean rating, shrunk until a
+// few loads agree, and its relevance to every later question moves with
+// it. A learned gate learns from the load's most relevant units. On real
+// dialogue with a user rating every answer (memeval -feedback reward) this
+// raised recall of the questions asked again by 0.05 to 0.07 at 512 and
+// 1,024 tokens and kept the in-stream recall at or above the unrated
+// memory's; crediting every shown unit with the raw rating, as the memory
+// once did, cost 0.01 to 0.06. What ratings taught lives in the process:
+// it is not saved, and a restarted memory learns it afresh.
+//
 // A Buffer is safe for concurrent use. It holds everything in memory;
 // [Buffer.Save] writes the pool (units, embeddings, counts, what loads and
 // rewards taught it) in a versioned, checksummed format that [Restore]
