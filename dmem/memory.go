@@ -410,6 +410,7 @@ type draft struct {
 	meta   []byte
 	force  bool // an explicit add: core memory, whatever the gate says
 	chat   bool // part of the transcript: mirrored to WithChatHistory's history
+	handed bool // handed down by a working context (Demote): not a new turn
 
 	vec     []float32
 	tokens  int
@@ -471,7 +472,7 @@ func (m *Memory) record(ctx context.Context, ds []draft) ([]string, error) {
 			ds[i].at = now
 		}
 		ids[i] = m.step(&ds[i], b)
-		if ds[i].role == engram.RoleHuman {
+		if ds[i].role == engram.RoleHuman && !ds[i].handed {
 			m.ratings.Saved()
 		}
 		if r := ds[i].reward; r != 0 {

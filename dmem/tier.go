@@ -37,7 +37,7 @@ func (m *Memory) Demote(ctx context.Context, units []engram.Demoted) error {
 		if fs == nil && u.FactsRead {
 			fs = []engram.Fact{} // read, and none found: not read again
 		}
-		ds = append(ds, draft{role: u.Role, kind: engram.StepMessage, text: u.Text, at: u.Time, fs: fs,
+		ds = append(ds, draft{handed: true, role: u.Role, kind: engram.StepMessage, text: u.Text, at: u.Time, fs: fs,
 			force: u.Retrieved > 0 && u.Reward >= 0 || u.Reward > 0})
 	}
 	if len(ds) == 0 {
@@ -65,7 +65,7 @@ func (m *Memory) Recall(ctx context.Context, query string, budget int) ([]engram
 	if budget < 1 {
 		return nil, fmt.Errorf("dmem: recall: budget %d: %w", budget, engram.ErrInvalidInput)
 	}
-	cs, _, err := m.search(ctx, query)
+	cs, qkey, err := m.search(ctx, query)
 	if err != nil {
 		return nil, err
 	}
@@ -108,5 +108,9 @@ func (m *Memory) Recall(ctx context.Context, query string, budget int) ([]engram
 	m.mu.RUnlock()
 	slices.SortFunc(out, func(a, b engram.Unit) int { return cmp.Compare(a.Seq, b.Seq) })
 	m.noteRetrieved(ids, false)
+	// A rating the working context passes down is about what it showed.
+	m.mu.Lock()
+	m.ratings.Loaded(qkey, ids)
+	m.mu.Unlock()
 	return out, nil
 }
