@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/credit"
 )
 
 // The learned gate ([WithGate]) corrects the hand-set policy the way
@@ -76,24 +77,31 @@ func (m *Memory) loadGate() {
 	_ = m.opts.gate.UnmarshalBinary(m.st.Gate)
 }
 
-// learnFromRating teaches the learned gate from a rating that credited the
-// latest load, adv the rating less the running mean: the load's most
-// relevant units — those most likely to have answered — were needed when
-// the answer was rated above the usual, not when below. m.mu must be held.
+// learnFromRating teaches what rated the latest load, adv the rating less
+// the running mean, from its most relevant units, those most likely to
+// have answered, as the load weighed them: the ledger's own gate
+// (credit.Ledger.Learn), which corrects every later load's packing, and,
+// from ratings above the mean, a learned gate given by [WithGate] (which
+// sets priorities; taught by ratings below the mean too, it cost recall on
+// real dialogue). m.mu must be held.
 func (m *Memory) learnFromRating(adv float64) {
-	if m.opts.gate == nil || m.loaded == nil || adv <= 0 {
+	if m.loaded == nil || adv == 0 {
 		return
 	}
 	kept := slices.Clone(m.loaded.kept)
 	slices.SortStableFunc(kept, func(a, b cand) int { return cmp.Compare(b.rel, a.rel) })
-	for _, c := range kept[:min(len(kept), answerers)] {
+	kept = kept[:min(len(kept), credit.Answerers)]
+	fs := make([]engram.Features, len(kept))
+	for i, c := range kept {
+		fs[i] = c.f
+	}
+	m.ratings.Learn(fs, adv)
+	if m.opts.gate == nil || adv < 0 {
+		return
+	}
+	for _, c := range kept {
 		if u, ok := m.byID[c.id]; ok {
 			m.opts.gate.Hindsight(admission(u), adv)
 		}
 	}
 }
-
-// answerers is how many of a rated load's most relevant units the learned
-// gate learns from: on real dialogue the best three hold three quarters of
-// the evidence a load shows.
-const answerers = 3

@@ -13,6 +13,7 @@ import (
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem/store"
 	"github.com/engram-go/engram/embed"
+	"github.com/engram-go/engram/internal/credit"
 	"github.com/engram-go/engram/internal/facts"
 	"github.com/engram-go/engram/internal/knapsack"
 	"github.com/engram-go/engram/internal/memvars"
@@ -82,6 +83,8 @@ type cand struct {
 	fs     []engram.Fact // the facts it states
 	newer  string        // id of the candidate that supersedes it (see supersede), or ""
 	u      *unit         // the resident unit, nil for another writer's
+	f      engram.Features
+	kind   float64 // what ratings taught of units of its kind: a factor on its packed weight
 }
 
 // LoadMemoryVariables returns the history to show the model: among the
@@ -406,7 +409,24 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, []float32, e
 	ask(cs, rel, likes)
 	score(cs, rel, lambda)
 	supersede(cs)
+	m.kinds(cs, now)
 	return cs, qkey, nil
+}
+
+// kinds sets each candidate's features as the load weighs it, and what
+// ratings taught of the kinds of unit that answer
+// (credit.Ledger.Correction), the factor pack gives its weight. m.mu is
+// held (for reading).
+func (m *Memory) kinds(cs []cand, now int64) {
+	for i := range cs {
+		c := &cs[i]
+		age := max(0, now-1-c.seq)
+		c.f = engram.Features{Relevance: c.rel, Recency: credit.Recency(age), Tokens: c.tokens, Role: c.role, AgeSteps: age}
+		if c.u != nil {
+			c.f.Flags, c.f.Retrieved = c.u.Flags, c.u.Retrieved
+		}
+		c.kind = m.ratings.Correction(c.f)
+	}
 }
 
 // addForeign adds the units other writers of the namespace stored, which
@@ -499,7 +519,7 @@ func (m *Memory) pack(cs []cand, budget int) ([]cand, error) {
 			members = append(members, nil)
 		}
 		items[k].Cost += max(c.tokens, 1)
-		items[k].Weight += math.Pow(c.score, packSharpness) + 1e-6
+		items[k].Weight += math.Pow(c.score, packSharpness)*c.kind + 1e-6
 		members[k] = append(members[k], i)
 		itemOfID[c.id] = k
 	}

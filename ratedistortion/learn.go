@@ -3,6 +3,9 @@ package ratedistortion
 import (
 	"cmp"
 	"slices"
+
+	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/credit"
 )
 
 // referralShare is the largest share of the pool a word may appear in and
@@ -70,17 +73,16 @@ func (b *Buffer) learnFromReferral(added []*entry) {
 	}
 }
 
-// learnFromRating teaches the gate from a rating that credited the last
-// load, adv the rating less the running mean: the units the load showed
-// that most likely answered — the most relevant few; on real dialogue the
-// best three hold three quarters of the evidence a load shows — are
-// labelled needed when the answer was rated above the usual, not needed
-// when below. b.mu is held.
+// learnFromRating teaches what rated the last load, adv the rating less
+// the running mean, from the units it showed that most likely answered —
+// the most relevant few — as the load scored them: the ledger's own gate
+// (credit.Ledger.Learn), which corrects every later load's utilities, and
+// a learned gate given by [WithGate]. b.mu is held.
 func (b *Buffer) learnFromRating(adv float64) {
-	if b.opts.gate == nil || b.last == nil || adv == 0 {
+	s := b.last
+	if s == nil || adv == 0 {
 		return
 	}
-	s := b.last
 	top := make([]int, 0, len(s.units))
 	for i := range s.units {
 		if s.kept[i] {
@@ -90,11 +92,14 @@ func (b *Buffer) learnFromRating(adv float64) {
 	slices.SortStableFunc(top, func(x, y int) int {
 		return cmp.Compare(s.units[y].features.Relevance, s.units[x].features.Relevance)
 	})
-	for _, i := range top[:min(len(top), answerers)] {
-		b.opts.gate.Hindsight(s.units[i].features, adv)
+	fs := make([]engram.Features, 0, credit.Answerers)
+	for _, i := range top[:min(len(top), credit.Answerers)] {
+		fs = append(fs, s.units[i].features)
+	}
+	b.credit.Learn(fs, adv)
+	if b.opts.gate != nil {
+		for _, f := range fs {
+			b.opts.gate.Hindsight(f, adv)
+		}
 	}
 }
-
-// answerers is how many of a rated load's most relevant units the gate
-// learns from.
-const answerers = 3

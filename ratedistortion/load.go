@@ -393,10 +393,11 @@ func (b *Buffer) redundancyEdges(items []knapsack.Item, members [][]int, units [
 	return edges
 }
 
-// score returns the scorer's utility for f, 0 if it is not a finite,
-// non-negative number.
+// score returns the scorer's utility for f, corrected by what ratings
+// taught of the kinds of unit that answer (credit.Ledger.Correction); 0 if
+// it is not a finite, non-negative number.
 func (b *Buffer) score(f engram.Features) float64 {
-	u := b.opts.scorer.Score(f)
+	u := b.opts.scorer.Score(f) * b.credit.Correction(f)
 	if math.IsNaN(u) || math.IsInf(u, 0) || u < 0 {
 		return 0
 	}

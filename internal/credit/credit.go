@@ -2,6 +2,9 @@ package credit
 
 import (
 	"math"
+
+	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/gate"
 )
 
 const (
@@ -42,8 +45,10 @@ type standing struct {
 // Ledger is what one memory learned from ratings. It is not safe for
 // concurrent use: the memory guards it with its own lock.
 type Ledger struct {
-	answers []answer // a ring of at most MaxAnswers
-	next    int      // the ring's oldest once full
+	kinds   *gate.Gate // which kinds of unit answer: learned from ratings alone
+	taught  bool       // kinds has learned something
+	answers []answer   // a ring of at most MaxAnswers
+	next    int        // the ring's oldest once full
 	units   map[string]*standing
 	ratings int
 	mean    float64
@@ -55,7 +60,55 @@ type Ledger struct {
 }
 
 // New returns an empty ledger.
-func New() *Ledger { return &Ledger{units: make(map[string]*standing)} }
+func New() *Ledger {
+	g, _ := gate.New() // the default options are valid
+	return &Ledger{units: make(map[string]*standing), kinds: g}
+}
+
+// Learn teaches the ledger's gate which kinds of unit answer, from a
+// rating that credited a load (adv, Rate's advantage) and the features,
+// as that load scored them, of the units it showed that most likely
+// answered ([Answerers]): needed when the answer was rated above the
+// usual, not when below.
+func (l *Ledger) Learn(answerers []engram.Features, adv float64) {
+	if adv == 0 || math.IsNaN(adv) || len(answerers) == 0 {
+		return
+	}
+	for _, f := range answerers {
+		l.kinds.Hindsight(f, adv)
+	}
+	l.taught = true
+}
+
+// Correction is the ledger's gate's factor on a unit's utility, given its
+// features for this load: 2·σ(w·φ(f)), 1 until a rating has taught it.
+func (l *Ledger) Correction(f engram.Features) float64 {
+	if !l.taught {
+		return 1
+	}
+	return 2 * l.kinds.Score(f)
+}
+
+// RecencyHalfLife is the half-life, in units saved, of the recency a
+// memory without its own measure gives the ledger's gate: ratedistortion's
+// default.
+const RecencyHalfLife = 8
+
+// Recency returns 2^(−age/RecencyHalfLife), 0 past 30 half-lives.
+func Recency(age int64) float64 {
+	if age < 0 {
+		age = 0
+	}
+	if age > 30*RecencyHalfLife {
+		return 0
+	}
+	return math.Exp2(-float64(age) / RecencyHalfLife)
+}
+
+// Answerers is how many of a rated load's most relevant units Learn is
+// given: on real dialogue the best three hold three quarters of the
+// evidence a load shows.
+const Answerers = 3
 
 // Loaded notes a load: q is its question's unit vector (nil without one)
 // and keys the units it showed.
