@@ -83,6 +83,7 @@ type state struct {
 	Steps       int64   // steps seen, stored or not
 	Lines       string  // fingerprint of how lines are counted
 	Gate        []byte  `json:",omitempty"` // the learned gate, in its own versioned format
+	Kinds       []byte  `json:",omitempty"` // what ratings taught of the kinds of unit that answer (credit.Ledger.MarshalKinds)
 }
 
 // pendingStep is the latest step: its transition to the next step is open,
@@ -969,6 +970,7 @@ func (m *Memory) commit(b *batch) *group {
 
 func (m *Memory) saveState() {
 	m.saveGate()
+	m.st.Kinds = m.ratings.MarshalKinds()
 	m.st.Novelty = [2]quantile{m.novelty.lo, m.novelty.hi}
 	m.st.RPE = [2]quantile{m.rpe.lo, m.rpe.hi}
 }
@@ -1004,6 +1006,8 @@ func (m *Memory) load(ctx context.Context) error {
 		m.novelty, m.rpe = noveltyGate(), rewardGate()
 	}
 	m.loadGate()
+	// A damaged record costs what it held, never the memory.
+	_ = m.ratings.UnmarshalKinds(m.st.Kinds)
 	for t, n := range snap.Terms {
 		m.df[t] = uint32(min(max(n, 0), math.MaxUint32))
 	}

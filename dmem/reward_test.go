@@ -134,3 +134,70 @@ func TestBlameOnce(t *testing.T) {
 		t.Fatalf("after the blame, %v still await judgement", m.retrieved)
 	}
 }
+
+// A rating is about the load it follows: asked again in the same words, an
+// answer rated down makes room for what it did not show, in either order of
+// an agent loop; it does not move the latest step's route.
+func TestRatingMovesTheNextLoadOfTheQuestion(t *testing.T) {
+	for _, saves := range []int{0, 1, 2} {
+		m := newMemory(t, WithTokenBudget(14))
+		save(t, m, "The deploy script lives in tools/deploy.sh.", "")
+		save(t, m, "Deploy from the build host only.", "")
+		save(t, m, "Lunch is at noon.", "")
+		q := "How do I deploy?"
+		first := load(t, m, q)
+		for i := range saves {
+			save(t, m, fmt.Sprintf("Noted %d.", i), "")
+		}
+		rewards := m.Stats().Rewards
+		if err := m.Reward(bg, -1); err != nil {
+			t.Fatal(err)
+		}
+		moved := load(t, m, q) != first
+		if want := saves <= 1; moved != want {
+			t.Errorf("%d saves between the load and its rating: the next load changed %v, want %v", saves, moved, want)
+		}
+		if got := m.Stats().Rewards; saves <= 1 && got != rewards {
+			t.Errorf("%d saves between the load and its rating: the rating was attached to a step too", saves)
+		}
+	}
+}
+
+// What ratings taught of the kinds of unit that answer is kept with the
+// memory's state and is there after a reopen.
+func TestRatingsTaughtSurviveReopen(t *testing.T) {
+	dir := t.TempDir()
+	m, err := New(bg, WithPath(dir), WithTokenBudget(200))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 6 {
+		save(t, m, fmt.Sprintf("Note %d: the deploy host is build-%d.", i, i), "Ok.")
+		load(t, m, fmt.Sprintf("Which deploy host, note %d?", i))
+		if err := m.Reward(bg, float64(i%2)*2-1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	save(t, m, "That is all.", "Bye.") // commits the state
+	f := engram.Features{Relevance: 1, Recency: 1, Tokens: 12, Role: engram.RoleHuman}
+	m.mu.RLock()
+	want := m.ratings.Correction(f)
+	m.mu.RUnlock()
+	if want == 1 {
+		t.Fatal("the ratings taught nothing")
+	}
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := New(bg, WithPath(dir), WithTokenBudget(200))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	r.mu.RLock()
+	got := r.ratings.Correction(f)
+	r.mu.RUnlock()
+	if got != want {
+		t.Fatalf("after a reopen the correction is %v, want %v", got, want)
+	}
+}

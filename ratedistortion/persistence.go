@@ -27,17 +27,18 @@ import (
 //	magic "ENGRAMRD" | version uint16 | body length uint64 | body | CRC-32C uint32
 //
 // little-endian, the checksum (Castagnoli) over everything before it. The
-// body (version 3; version 2, still read, lacks the units' facts, and
-// version 1 the tool calls' messages too) is the line fingerprint, the counters, the tool-call
-// groups, the pool's own units with their statistics, and the units queued
-// for the long-term tier, in varints, length-prefixed strings and IEEE
+// body (version 4; version 3, still read, lacks what ratings taught,
+// version 2 the units' facts too, and version 1 the tool calls' messages)
+// is the line fingerprint, the counters, the tool-call groups, the pool's
+// own units with their statistics, the units queued for the long-term
+// tier, and what ratings taught (internal/credit's own form), in varints, length-prefixed strings and IEEE
 // floats. What the buffer derives from its units (the lexical index, the
 // word sets, the compressed vectors, the rendered lines) is not saved but
 // rebuilt; neither is what the long-term tier holds (the recalled units,
 // the guests), nor the last load.
 const (
 	magic         = "ENGRAMRD"
-	formatVersion = 3
+	formatVersion = 4
 	headerLen     = len(magic) + 2 + 8
 )
 
@@ -58,6 +59,7 @@ type snapshot struct {
 	toolGroup map[string]int64
 	units     []savedUnit
 	demoted   []engram.Demoted
+	credit    []byte // what ratings taught (credit.Ledger.MarshalBinary); nil before version 4
 }
 
 // savedUnit is a unit of the pool with what the buffer learned of it.
@@ -71,13 +73,13 @@ type savedUnit struct {
 
 // Save writes the buffer to w, so that [Restore] resumes it: every unit of
 // the pool with its embedding, token count, flags (pins included), how
-// often loads kept it and the rewards it earned; the tool calls awaiting
+// often loads kept it and the rewards it earned; what ratings taught (see
+// [Buffer.Reward]); the tool calls awaiting
 // results; the sequence and group counters; and the units the cap let go
 // that the long-term tier has not taken yet ([WithLongTerm]). Not saved:
 // the units recalled from the long-term tier (it holds them), the last
-// load (so [Buffer.Explain] and [Buffer.Reward] start afresh), what
-// ratings taught (the answers filed and the units' standing, see
-// [Buffer.Reward]: a restored buffer learns them afresh), the options
+// load (so [Buffer.Explain] starts afresh, and a rating after the restore
+// rates no load), the options
 // (Restore takes its own) and the gate ([WithGate]; the caller saves it).
 //
 // The buffer is copied under its lock, which is then released: Save is
@@ -204,6 +206,9 @@ func (b *Buffer) snapshot() *snapshot {
 		units:     make([]savedUnit, 0, len(b.pool)),
 		demoted:   slices.Clone(b.demoted),
 	}
+	if b.credit.Touched() || b.credit.Ratings() > 0 {
+		s.credit, _ = b.credit.MarshalBinary() // fails only on a gate that cannot marshal, which the ledger's can
+	}
 	for _, e := range b.pool {
 		if e.origin != "" {
 			continue // the long-term tier's, which holds it
@@ -231,6 +236,11 @@ func (b *Buffer) install(ctx context.Context, s *snapshot) error {
 		for i := range s.demoted {
 			u := &s.demoted[i].Unit
 			u.Tokens = max(1, b.opts.counter(b.line(u.Role, u.Text)))
+		}
+	}
+	if len(s.credit) > 0 {
+		if err := b.credit.UnmarshalBinary(s.credit); err != nil {
+			return corrupt("ratings: %v", err)
 		}
 	}
 	b.mu.Lock()
@@ -342,6 +352,10 @@ func (s *snapshot) encodeVersion(version uint16) []byte {
 		e.uvarint(uint64(d.Retrieved))
 		e.float(d.Reward)
 	}
+	if version >= 4 {
+		e.uvarint(uint64(len(s.credit)))
+		e.b = append(e.b, s.credit...)
+	}
 	out := make([]byte, 0, headerLen+len(e.b)+4)
 	out = append(out, magic...)
 	out = binary.LittleEndian.AppendUint16(out, version)
@@ -450,6 +464,11 @@ func decodeBody(body []byte, version uint16) (*snapshot, error) {
 		d.unit(&dm.Unit)
 		dm.Retrieved = d.count(math.MaxInt32)
 		dm.Reward = d.float()
+	}
+	if version >= 4 {
+		if c := d.bytes(d.count(len(d.b))); len(c) > 0 {
+			s.credit = slices.Clone(c)
+		}
 	}
 	if d.err == nil && len(d.b) > 0 {
 		d.fail("%d bytes after the body", len(d.b))

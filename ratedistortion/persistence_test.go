@@ -179,11 +179,6 @@ func TestRestoreResumesThePool(t *testing.T) {
 	if !reflect.DeepEqual(b.Units(), c.Units()) {
 		t.Fatal("Units differ after restore")
 	}
-	// What ratings taught is not saved (see Save): the restored buffer is
-	// the saved one without it.
-	b.mu.Lock()
-	b.credit.Clear()
-	b.mu.Unlock()
 
 	ctx := context.Background()
 	for _, q := range []string{"What does Priya do?", "locker code", "", "When is the deadline?", "weather in Lisbon", "Which apples?", "When is the meeting?"} {
@@ -453,6 +448,13 @@ func FuzzRestore(f *testing.F) {
 	save(f, withFacts, newCity, "Ana: What a change!")
 	facts := saved(f, withFacts)
 	f.Add(facts, false)
+	rated := newBuffer(f, WithTokenBudget(60))
+	save(f, rated, "Priya lives in Lisbon.", "Nice.")
+	load(f, rated, "Where does Priya live?")
+	if err := rated.Reward(ctx, 1); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(saved(f, rated), false)
 	f.Add(facts[headerLen:len(facts)-4], true)
 	f.Fuzz(func(t *testing.T, in []byte, sealed bool) {
 		if sealed {
@@ -555,5 +557,41 @@ func TestSaveFile(t *testing.T) {
 	}
 	if _, err := RestoreFile(context.Background(), filepath.Join(dir, "absent.rd")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("restoring an absent file gave %v", err)
+	}
+}
+
+// What ratings taught survives a save: the restored buffer answers a rated
+// question as the saved one does. A version 3 file, which has no ratings,
+// still restores.
+func TestRestoreKeepsWhatRatingsTaught(t *testing.T) {
+	ctx := context.Background()
+	b := newBuffer(t, WithTokenBudget(14), WithSummaryShare(0))
+	save(t, b, "The deploy script lives in tools/deploy.sh.", "")
+	save(t, b, "Deploy from the build host only.", "")
+	save(t, b, "Lunch is at noon.", "")
+	q := "How do I deploy?"
+	first := load(t, b, q)
+	if err := b.Reward(ctx, -1); err != nil {
+		t.Fatal(err)
+	}
+	rated := load(t, b, q)
+	if rated == first {
+		t.Fatal("the rating changed nothing")
+	}
+	r := restored(t, saved(t, b), WithTokenBudget(14), WithSummaryShare(0))
+	if got := load(t, r, q); got != rated {
+		t.Fatalf("restored:\n%s\nwant, as before the save:\n%s", got, rated)
+	}
+	// A rating right after a restore rates no load.
+	if err := r.Reward(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	v3 := b.snapshot().encodeVersion(3)
+	old, err := Restore(ctx, bytes.NewReader(v3), WithTokenBudget(14), WithSummaryShare(0))
+	if err != nil {
+		t.Fatalf("a version 3 file: %v", err)
+	}
+	if got := load(t, old, q); got != first {
+		t.Fatalf("restored from version 3, which has no ratings:\n%s\nwant the unrated answer\n%s", got, first)
 	}
 }

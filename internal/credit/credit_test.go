@@ -1,8 +1,11 @@
 package credit
 
 import (
+	"errors"
 	"math"
 	"testing"
+
+	"github.com/engram-go/engram"
 )
 
 func unit(xs ...float32) []float32 {
@@ -125,4 +128,58 @@ func TestBounded(t *testing.T) {
 	if l.Touched() || l.Ratings() != 0 {
 		t.Fatal("Clear kept what ratings taught")
 	}
+}
+
+func TestMarshalRoundTrip(t *testing.T) {
+	l := New()
+	for i := range 40 {
+		l.Loaded(unit(float32(i%3), 1), []string{"a", "b"})
+		l.Rate(float64(i%3) - 1)
+		l.Learn([]engram.Features{{Relevance: 1, Recency: 1}}, float64(i%3)-1)
+	}
+	b, err := l.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New()
+	if err := m.UnmarshalBinary(b); err != nil {
+		t.Fatal(err)
+	}
+	q := unit(1, 1)
+	f := engram.Features{Relevance: 0.5, Recency: 1}
+	if x, y := l.Multiplier("a", l.Answers(q)), m.Multiplier("a", m.Answers(q)); x != y {
+		t.Fatalf("multiplier %v, restored %v", x, y)
+	}
+	if x, y := l.Correction(f), m.Correction(f); x != y {
+		t.Fatalf("correction %v, restored %v", x, y)
+	}
+	if m.Pending() {
+		t.Fatal("a restored ledger has a load to rate")
+	}
+	c, _ := m.MarshalBinary()
+	if string(c) != string(b) {
+		t.Fatal("marshalling the restored ledger gives other bytes")
+	}
+	for i := range b {
+		damaged := append([]byte(nil), b[:i]...)
+		if err := New().UnmarshalBinary(damaged); !errors.Is(err, ErrFormat) {
+			t.Fatalf("truncated to %d bytes: err = %v", i, err)
+		}
+	}
+}
+
+func FuzzUnmarshal(f *testing.F) {
+	l := New()
+	l.Loaded(unit(1, 0), []string{"a"})
+	l.Rate(1)
+	b, _ := l.MarshalBinary()
+	f.Add(b)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m := New()
+		if err := m.UnmarshalBinary(data); err != nil {
+			return
+		}
+		m.Multiplier("a", m.Answers(unit(1, 0)))
+		m.Correction(engram.Features{Relevance: 1})
+	})
 }
