@@ -85,11 +85,12 @@ func (b *Buffer) enforceCap() {
 		kept = append(kept, e)
 	}
 	// One line a cap event, not one a unit: a busy buffer drops thousands.
+	// Routine, so at Debug: a capped buffer caps on most saves.
 	msg := "ratedistortion: pool cap: dropped units"
 	if b.opts.longTerm != nil {
 		msg = "ratedistortion: pool cap: handed units down to the long-term tier"
 	}
-	b.opts.logger.Info(msg,
+	b.opts.logger.Debug(msg,
 		"units", dropped, "groups", len(drop), "kept", len(kept), "cap", b.opts.maxUnits,
 		"max_group_utility", best, "dropped_total", b.dropped)
 	clear(b.pool[len(kept):])

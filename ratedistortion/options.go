@@ -154,9 +154,12 @@ func WithRecencyHalfLife(n float64) Option { return WithHalfLife(n) }
 // above it the lazy greedy runs. Default 22; negative disables exact search.
 func WithExactLimit(n int) Option { return func(o *options) { o.exactLimit = n } }
 
-// WithLogger sets where pool-cap evictions are logged: one Info record per
-// eviction batch, with how many units went, and one Debug record per unit.
-// Default slog.Default().
+// WithLogger sets where the buffer logs. Routine events log at Debug: each
+// pool-cap eviction batch (one record, with how many units went, dropped or
+// handed down to the long-term tier) and each unit it drops. What it skips
+// rather than fails on logs at Warn: a fact extractor's error, a long-term
+// tier that could not take or give units. Nothing logs at Info. Default
+// slog.Default().
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
 
 // WithLongTerm makes the buffer the working tier over lt (a *dmem.Memory,
