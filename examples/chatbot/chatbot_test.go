@@ -89,7 +89,7 @@ var paraphrased = []struct{ question, fact string }{
 	{"Who am I married to?", "Tom"},
 }
 
-// TestParaphrasedRecall is issue 14's acceptance test for the stand-in: at
+// TestParaphrasedRecall is the stand-in's test on paraphrases: at
 // the default budget both engram memories return each fact among the lines
 // they choose, and the stand-in finds it by what the words mean.
 func TestParaphrasedRecall(t *testing.T) {

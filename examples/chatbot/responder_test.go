@@ -27,7 +27,7 @@ func TestAnswer(t *testing.T) {
 			"What is the wifi password?", `You told me: "The wifi password is kiwi-7731."`},
 		{"other roles", "system: The deploy key rotates monthly.", "When does the deploy key rotate?",
 			`From memory: "The deploy key rotates monthly."`},
-		// Issue 14: the job is found through what the words mean, not
+		// The job is found through what the words mean, not
 		// through a word the question shares, and not in the printer.
 		{"a paraphrase", "Human: I work as a marine biologist at the aquarium.\nAI: Noted.\nHuman: My printer keeps jamming.\nAI: Noted.",
 			"What is my job?", `You told me: "I work as a marine biologist at the aquarium."`},

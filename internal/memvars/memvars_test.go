@@ -94,7 +94,7 @@ func TestLine(t *testing.T) {
 }
 
 // TestStep: an observed step renders under one label, never a role label
-// followed by a kind label ("tool: tool_result: …", issue 14).
+// followed by a kind label ("tool: tool_result: …").
 func TestStep(t *testing.T) {
 	for _, tt := range []struct {
 		kind engram.StepKind
