@@ -141,9 +141,7 @@ func (u UnitReport) why() string {
 	switch {
 	case u.Features.Flags.Has(engram.FlagPinned):
 		return "pinned"
-	case u.Kept && u.Recalled:
-		return "recalled from the long-term tier, " + u.mostly()
-	case u.Kept:
+	case u.Kept: // a recalled unit's tier is its report's Tier, not repeated here
 		return u.mostly()
 	case u.SupersededBy != "":
 		return "superseded by a newer statement"
