@@ -109,11 +109,11 @@ func (b *Buffer) SaveContext(ctx context.Context, inputs, outputs map[string]any
 	if err := memvars.Context(ctx); err != nil {
 		return fmt.Errorf("ratedistortion: save: %w", err)
 	}
-	in, err := memvars.Pick(inputs, b.opts.inputKey, b.opts.memoryKey, "input", "question")
+	in, err := memvars.Input(inputs, b.opts.inputKey, b.opts.memoryKey)
 	if err != nil {
 		return fmt.Errorf("ratedistortion: save inputs: %w", err)
 	}
-	out, err := memvars.Pick(outputs, b.opts.outputKey, b.opts.memoryKey, "output", "text", "answer")
+	out, err := memvars.Output(outputs, b.opts.outputKey, b.opts.memoryKey)
 	if err != nil {
 		return fmt.Errorf("ratedistortion: save outputs: %w", err)
 	}
