@@ -9,7 +9,7 @@ import (
 )
 
 // enforceCap drops the groups with the lowest query-free utility until the
-// pool holds at most 90 % of the cap. It logs one Info line per call, with
+// pool holds at most 90 % of the cap. It logs one Debug line per call, with
 // the number of units dropped, and each unit at Debug. Pinned
 // groups and the newest group stay. Dropping a batch at a time keeps
 // SaveContext amortised O(log n). b.mu must be held.
