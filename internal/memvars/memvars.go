@@ -13,9 +13,9 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
-// ErrAmbiguous is the reason an input map with several keys and no input
+// ambiguous is the reason an input map with several keys and no input
 // key set is refused, in langchaingo's buffers' words.
-const ErrAmbiguous = "multiple keys and no input key set"
+const ambiguous = "multiple keys and no input key set"
 
 // inputKey is the one rule both memories resolve the input key by, on
 // save and on load, as langchaingo's buffers do: key if set (it must be
@@ -42,7 +42,7 @@ func inputKey(m map[string]any, key, skip, option string) (k string, ok bool, er
 	case 1:
 		return only[0], true, nil
 	}
-	return "", false, fmt.Errorf("%s (keys %q): name one with %s: %w", ErrAmbiguous, keys(m), option, engram.ErrInvalidInput)
+	return "", false, fmt.Errorf("%s (keys %q): name one with %s: %w", ambiguous, keys(m), option, engram.ErrInvalidInput)
 }
 
 // keys returns m's keys, sorted, for an error message.
