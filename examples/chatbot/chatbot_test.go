@@ -109,6 +109,13 @@ var reworded = []struct {
 		{"What number disarms the store's security system?", "9052"},
 		{"What is my spouse's profession?", "nurse"},
 	}, false},
+	{"errands.txt", []struct{ question, fact string }{
+		{"What do I do for a living?", "marine biologist"},
+		{"How old will granny be?", "ninety"},
+		{"Who owns the flat we rent?", "Okafor"},
+		{"Where is the extra key for the house?", "flowerpot"},
+		{"Which blood group am I?", "O negative"},
+	}, false},
 }
 
 // TestParaphrasedRecall replays each reworded script at the default budget
