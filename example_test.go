@@ -48,6 +48,6 @@ func ExampleLoadReport() {
 	fmt.Print(r)
 	// Output:
 	// query "Where does Priya live?": 9/12 tokens, kept 1 of 2 units
-	//   kept    u0     human tok=9   util=0.900 rel=1.20 relevant: "Priya lives in Lisbon."
-	//   dropped u1     ai    tok=4   util=0.100 rel=0.00 did not fit the budget: "Nice."
+	//   kept    u0 human tok=9 util=0.900 rel=1.20 relevant: "Priya lives in Lisbon."
+	//   dropped u1 ai    tok=4 util=0.100 rel=0.00 did not fit the budget: "Nice."
 }

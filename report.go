@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // LoadReport is what a memory's last load kept, what it dropped, and why.
@@ -80,49 +81,96 @@ type UnitReport struct {
 const maxDroppedShown = 5
 
 // String renders the report: the totals, the kept units, and the five
-// dropped ones of highest utility.
+// dropped ones of highest utility, one a line, in aligned columns: id,
+// role, tokens, utility, relevance, the tier for units recalled from a
+// long-term tier, then why and the text.
 func (r LoadReport) String() string {
 	var sb strings.Builder
-	kept := 0
-	var dropped []UnitReport
+	var kept, dropped []UnitReport
 	for _, u := range r.Units {
 		if u.Kept {
-			kept++
+			kept = append(kept, u)
 		} else {
 			dropped = append(dropped, u)
 		}
 	}
-	fmt.Fprintf(&sb, "query %q: %d/%d tokens, kept %d of %d units\n", r.Query, r.Tokens, r.Budget, kept, len(r.Units))
+	fmt.Fprintf(&sb, "query %q: %d/%d tokens, kept %d of %d units\n", r.Query, r.Tokens, r.Budget, len(kept), len(r.Units))
 	if r.Summary != "" {
 		fmt.Fprintf(&sb, "summary: %s\n", r.Summary)
 	}
-	for _, u := range r.Units {
-		if u.Kept {
-			if u.Header != "" {
-				fmt.Fprintf(&sb, "  %s\n", u.Header)
-			}
-			fmt.Fprintf(&sb, "  kept    %s\n", u.line())
-		}
-	}
 	sort.SliceStable(dropped, func(i, j int) bool { return dropped[i].Utility > dropped[j].Utility })
-	for i, u := range dropped {
-		if i == maxDroppedShown {
-			fmt.Fprintf(&sb, "  … and %d more dropped\n", len(dropped)-maxDroppedShown)
-			break
+	more := 0
+	if len(dropped) > maxDroppedShown {
+		dropped, more = dropped[:maxDroppedShown], len(dropped)-maxDroppedShown
+	}
+	rows := make([][]string, 0, len(kept)+len(dropped))
+	for _, u := range kept {
+		rows = append(rows, u.cells("kept"))
+	}
+	for _, u := range dropped {
+		rows = append(rows, u.cells("dropped"))
+	}
+	lines := align(rows)
+	for i, u := range kept {
+		if u.Header != "" {
+			fmt.Fprintf(&sb, "  %s\n", u.Header)
 		}
-		fmt.Fprintf(&sb, "  dropped %s\n", u.line())
+		fmt.Fprintf(&sb, "  %s\n", lines[i])
+	}
+	for _, l := range lines[len(kept):] {
+		fmt.Fprintf(&sb, "  %s\n", l)
+	}
+	if more > 0 {
+		fmt.Fprintf(&sb, "  … and %d more dropped\n", more)
 	}
 	return sb.String()
 }
 
-func (u UnitReport) line() string {
+// cells are the columns of u's line, the last unpadded: what became of it,
+// id, role, tokens, utility, relevance, tier ("" for the working tier),
+// and why, with the start of its text.
+func (u UnitReport) cells(fate string) []string {
 	t := u.Text
 	if r := []rune(t); len(r) > 60 {
 		t = string(r[:57]) + "…"
 	}
 	tier := ""
 	if u.Tier != TierWorking {
-		tier = " " + u.Tier.String()
+		tier = u.Tier.String()
 	}
-	return fmt.Sprintf("%-6s %-5s tok=%-3d util=%.3f rel=%.2f%s %s: %q", u.ID, u.Role, u.Tokens, u.Utility, u.Relevance, tier, u.Why, t)
+	return []string{fate, u.ID, u.Role.String(), fmt.Sprintf("tok=%d", u.Tokens), fmt.Sprintf("util=%.3f", u.Utility),
+		fmt.Sprintf("rel=%.2f", u.Relevance), tier, fmt.Sprintf("%s: %q", u.Why, t)}
+}
+
+// align joins each row's cells with a space, each column padded to its
+// widest cell, so that long ids or large counts do not shift the columns
+// after them. A column empty in every row is left out.
+func align(rows [][]string) []string {
+	var width []int
+	for _, r := range rows {
+		for i, c := range r {
+			if i == len(width) {
+				width = append(width, 0)
+			}
+			width[i] = max(width[i], utf8.RuneCountInString(c))
+		}
+	}
+	out := make([]string, len(rows))
+	for k, r := range rows {
+		var sb strings.Builder
+		for i, c := range r {
+			if width[i] == 0 {
+				continue
+			}
+			if sb.Len() > 0 {
+				sb.WriteByte(' ')
+			}
+			sb.WriteString(c)
+			if i < len(r)-1 {
+				sb.WriteString(strings.Repeat(" ", width[i]-utf8.RuneCountInString(c)))
+			}
+		}
+		out[k] = sb.String()
+	}
+	return out
 }

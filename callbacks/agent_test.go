@@ -215,7 +215,7 @@ func TestConcurrentAgentsShareOneRewarder(t *testing.T) {
 // TestToolStepsStoredInTheirTurn: with the executor's memory given by
 // [callbacks.Rewarder.Memory], an agent's tool result is stored between the
 // question and the answer, under one label, by the time the run returns
-// (issue 14: it landed after the answer, as "tool: tool_result: …").
+// (it once landed after the answer, as "tool: tool_result: …").
 func TestToolStepsStoredInTheirTurn(t *testing.T) {
 	for _, m := range memories {
 		t.Run(m.name, func(t *testing.T) {

@@ -413,7 +413,7 @@ func TestFlushRacingClose(t *testing.T) {
 
 // TestFeedbackWithNoteIsOneReward: a rating with a note is one reward, on
 // the answer it rates; the note is stored without counting it again
-// (issue 14: dmem.Stats showed two rewards for one :bad with a note).
+// (dmem.Stats once showed two rewards for one :bad with a note).
 func TestFeedbackWithNoteIsOneReward(t *testing.T) {
 	ctx := context.Background()
 	mem := must[*dmem.Memory](t)(dmem.New(ctx))

@@ -9,8 +9,7 @@ import (
 	"testing"
 )
 
-// TestNoStoreWriterAPI holds what issue 14 asked: dmem's face lists what a
-// user calls; what a store writer needs lives in dmem/store.
+// TestNoStoreWriterAPI: dmem's face lists what a user calls; what a store writer needs lives in dmem/store.
 func TestNoStoreWriterAPI(t *testing.T) {
 	fset := token.NewFileSet()
 	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool {

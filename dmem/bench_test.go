@@ -103,7 +103,7 @@ func BenchmarkRetrieve(b *testing.B) {
 			b.ReportMetric(float64(pr.Microseconds())/1000, "chromem-p50-ms")
 			b.ReportMetric(float64(pm)/float64(pr), "ratio")
 			b.ReportMetric(perUnit, "heap-B/unit")
-			// The target is for 100k units; below that the fusion's
+			// The retrieval target is for 100k units; below that the fusion's
 			// fixed cost of about a millisecond weighs more.
 			if n == 100000 && len(tm) >= minSamples && float64(pm) > 1.2*float64(pr) {
 				b.Errorf("retrieval p50 %v is %.2f× chromem's %v; the target is at most 1.2×", pm, float64(pm)/float64(pr), pr)

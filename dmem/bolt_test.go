@@ -81,7 +81,7 @@ func TestBoltReadRacingClose(t *testing.T) {
 
 // TestReopenNumbersOn: a memory reopened from its directory numbers its
 // steps on from where it stopped, not from the next block of sequence
-// numbers it would have reserved (issue 14).
+// numbers it would have reserved.
 func TestReopenNumbersOn(t *testing.T) {
 	dir := t.TempDir()
 	m, err := New(bg, WithPath(dir))

@@ -288,7 +288,7 @@ func FuzzOpenDamaged(f *testing.F) {
 	})
 }
 
-// The damage the issue found, each contained: truncations, an empty file,
+// Damage of each kind is contained: truncations, an empty file,
 // and flips anywhere fail with ErrCorrupt naming the file.
 func TestDamagedFile(t *testing.T) {
 	fx := getFixture(t)

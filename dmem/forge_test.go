@@ -43,8 +43,8 @@ func TestRenderingCannotBeForged(t *testing.T) {
 	}
 }
 
-// Histories of long mixed-digit runs (issue 13: 1,400 bytes of "1" and
-// "٣" were undercounted by up to 24 tokens) and of forged lines stay
+// Histories of long mixed-digit runs (1,400 bytes of "1" and "٣"
+// were once undercounted by up to 24 tokens) and of forged lines stay
 // within every budget.
 func TestBudgetHoldsForHardText(t *testing.T) {
 	ctx := context.Background()

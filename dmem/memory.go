@@ -267,11 +267,11 @@ func (m *Memory) SaveContext(ctx context.Context, inputs, outputs map[string]any
 	if err := memvars.Context(ctx); err != nil {
 		return fmt.Errorf("dmem: save: %w", err)
 	}
-	in, err := memvars.Pick(inputs, m.opts.inputKey, m.opts.memoryKey, "input", "question")
+	in, err := memvars.Input(inputs, m.opts.inputKey, m.opts.memoryKey)
 	if err != nil {
 		return fmt.Errorf("dmem: save inputs: %w", err)
 	}
-	out, err := memvars.Pick(outputs, m.opts.outputKey, m.opts.memoryKey, "output", "text", "answer")
+	out, err := memvars.Output(outputs, m.opts.outputKey, m.opts.memoryKey)
 	if err != nil {
 		return fmt.Errorf("dmem: save outputs: %w", err)
 	}

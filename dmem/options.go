@@ -174,12 +174,16 @@ func WithHistory(n int) Option { return func(o *options) { o.history = n } }
 func WithMemoryKey(k string) Option { return func(o *options) { o.memoryKey = k } }
 
 // WithInputKey sets the key of the human message in SaveContext's inputs and
-// of the query in LoadMemoryVariables' inputs. Default "": the only key, or
-// "input" when there are several.
+// of the query in LoadMemoryVariables' inputs. Default "": the only key
+// other than the memory key, on save and on load alike, as langchaingo's
+// buffers resolve it; with several keys, save and load return an error
+// wrapping [engram.ErrInvalidInput] ("multiple keys and no input key set").
 func WithInputKey(k string) Option { return func(o *options) { o.inputKey = k } }
 
 // WithOutputKey sets the key of the AI message in SaveContext's outputs.
-// Default "": the only key, or "output", "text" or "answer".
+// Default "": the only key; with several, "output" (where langchaingo's
+// agent executor answers beside its intermediate steps), else an error
+// wrapping [engram.ErrInvalidInput].
 func WithOutputKey(k string) Option { return func(o *options) { o.outputKey = k } }
 
 // WithHumanPrefix sets the label of human lines. Default "Human"; must be

@@ -94,8 +94,9 @@ type cand struct {
 // (internal/knapsack), in chronological order, one line per unit. A human
 // turn and its reply are kept or dropped together. A missing or empty query
 // chooses by salience among the most recent units (the newest of core
-// memory and the short-term buffer); a non-string query gives
-// [engram.ErrInvalidInput].
+// memory and the short-term buffer). The input key is found as on save
+// ([WithInputKey]): several keys and none set, a missing input key or a
+// non-string query give [engram.ErrInvalidInput].
 func (m *Memory) LoadMemoryVariables(ctx context.Context, inputs map[string]any) (map[string]any, error) {
 	if err := memvars.Context(ctx); err != nil {
 		return nil, fmt.Errorf("dmem: load: %w", err)

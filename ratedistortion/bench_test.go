@@ -69,7 +69,7 @@ func BenchmarkLoad(b *testing.B) {
 				}
 				i++
 			}
-			// The targets; with few iterations warming up dominates.
+			// The load-time targets; with few iterations warming up dominates.
 			perOp := b.Elapsed() / time.Duration(b.N)
 			if target, ok := loadTargets[n]; ok && b.N >= 50 && perOp > target {
 				b.Errorf("LoadMemoryVariables over %d units takes %v; the target is %v", n, perOp, target)

@@ -112,11 +112,11 @@ func (b *Buffer) SaveContext(ctx context.Context, inputs, outputs map[string]any
 	if err := memvars.Context(ctx); err != nil {
 		return fmt.Errorf("ratedistortion: save: %w", err)
 	}
-	in, err := memvars.Pick(inputs, b.opts.inputKey, b.opts.memoryKey, "input", "question")
+	in, err := memvars.Input(inputs, b.opts.inputKey, b.opts.memoryKey)
 	if err != nil {
 		return fmt.Errorf("ratedistortion: save inputs: %w", err)
 	}
-	out, err := memvars.Pick(outputs, b.opts.outputKey, b.opts.memoryKey, "output", "text", "answer")
+	out, err := memvars.Output(outputs, b.opts.outputKey, b.opts.memoryKey)
 	if err != nil {
 		return fmt.Errorf("ratedistortion: save outputs: %w", err)
 	}
@@ -133,7 +133,11 @@ func (b *Buffer) SaveContext(ctx context.Context, inputs, outputs map[string]any
 // AddMessages stores chat messages in order. A human message and the AI
 // reply after it form a pair; an AI message with tool calls and the tool
 // results answering them (matched by tool-call id) form a group. Each pair
-// or group is kept or dropped as a whole. On error nothing is stored.
+// or group is kept or dropped as a whole. A human turn said again exactly
+// (the same roles and texts, white space aside, as the latest turn with its
+// message) is not stored twice: that turn moves to the end of the pool, as
+// if said now, keeping its id and what it learned. On error nothing is
+// stored.
 func (b *Buffer) AddMessages(ctx context.Context, msgs ...llms.ChatMessage) error {
 	if err := memvars.Context(ctx); err != nil {
 		return fmt.Errorf("ratedistortion: add messages: %w", err)
@@ -167,8 +171,12 @@ func (b *Buffer) AddMessages(ctx context.Context, msgs ...llms.ChatMessage) erro
 		}
 	}
 	b.mu.Lock()
-	for i, e := range es {
-		b.place(e, keep[i])
+	if at := b.repeated(es); at != nil {
+		es = b.moveToEnd(at, es) // an exact repeat is not stored twice (repeat.go)
+	} else {
+		for i, e := range es {
+			b.place(e, keep[i])
+		}
 	}
 	b.learnFromReferral(es)
 	for _, e := range es {

@@ -9,7 +9,7 @@ import (
 )
 
 // enforceCap drops the groups with the lowest query-free utility until the
-// pool holds at most 90 % of the cap. It logs one Info line per call, with
+// pool holds at most 90 % of the cap. It logs one Debug line per call, with
 // the number of units dropped, and each unit at Debug. Pinned
 // groups and the newest group stay. Dropping a batch at a time keeps
 // SaveContext amortised O(log n). b.mu must be held.
@@ -86,11 +86,12 @@ func (b *Buffer) enforceCap() {
 		kept = append(kept, e)
 	}
 	// One line a cap event, not one a unit: a busy buffer drops thousands.
+	// Routine, so at Debug: a capped buffer caps on most saves.
 	msg := "ratedistortion: pool cap: dropped units"
 	if b.opts.longTerm != nil {
 		msg = "ratedistortion: pool cap: handed units down to the long-term tier"
 	}
-	b.opts.logger.Info(msg,
+	b.opts.logger.Debug(msg,
 		"units", dropped, "groups", len(drop), "kept", len(kept), "cap", b.opts.maxUnits,
 		"max_group_utility", best, "dropped_total", b.dropped)
 	clear(b.pool[len(kept):])

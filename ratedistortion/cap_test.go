@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -12,7 +13,8 @@ import (
 type countingHandler struct {
 	mu     sync.Mutex
 	counts map[slog.Level]int
-	units  int // the "units" attributes of Info records, summed
+	events int // the records of one cap event each
+	units  int // their "units" attributes, summed
 }
 
 func (h *countingHandler) Enabled(context.Context, slog.Level) bool { return true }
@@ -23,7 +25,9 @@ func (h *countingHandler) Handle(_ context.Context, r slog.Record) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.counts[r.Level]++
-	if r.Level == slog.LevelInfo {
+	if strings.HasPrefix(r.Message, "ratedistortion: pool cap: dropped units") ||
+		strings.HasPrefix(r.Message, "ratedistortion: pool cap: handed units down") {
+		h.events++
 		r.Attrs(func(a slog.Attr) bool {
 			if a.Key == "units" {
 				h.units += int(a.Value.Int64())
@@ -34,34 +38,50 @@ func (h *countingHandler) Handle(_ context.Context, r slog.Record) error {
 	return nil
 }
 
-// The pool cap logs one Info record per eviction batch, however many units
-// it drops, and each unit at Debug only.
-func TestPoolCapLogsOncePerEvent(t *testing.T) {
-	h := &countingHandler{counts: make(map[slog.Level]int)}
-	b := newBuffer(t, WithTokenBudget(200), WithMaxUnits(100), WithLogger(slog.New(h)))
-	ctx := context.Background()
-	events := 0
-	for i := range 300 {
-		before := b.dropped
-		in := fmt.Sprintf("turn %d about topic %d", i, i%17)
-		if err := b.SaveContext(ctx, map[string]any{"input": in}, map[string]any{"output": "noted " + in}); err != nil {
-			t.Fatal(err)
-		}
-		if b.dropped > before {
-			events++
-		}
-	}
-	if b.dropped < 300 || events == 0 {
-		t.Fatalf("dropped %d units in %d events; the test needs many", b.dropped, events)
-	}
-	t.Logf("%d units dropped in %d cap events", b.dropped, events)
-	if got := h.counts[slog.LevelInfo]; got != events {
-		t.Errorf("%d Info records for %d cap events (%d units dropped)", got, events, b.dropped)
-	}
-	if h.units != b.dropped {
-		t.Errorf("Info records report %d units dropped, the buffer %d", h.units, b.dropped)
-	}
-	if got := h.counts[slog.LevelDebug]; got != b.dropped {
-		t.Errorf("%d Debug records for %d dropped units", got, b.dropped)
+// The pool cap is routine: it logs one Debug record per eviction batch,
+// however many units it drops, and each unit at Debug too; nothing at Info
+// or above, so that the default logger prints nothing as a capped buffer
+// runs, whether it drops units or hands them down to a long-term tier.
+func TestPoolCapLogsAtDebug(t *testing.T) {
+	for _, tier := range []bool{false, true} {
+		t.Run(fmt.Sprintf("long-term=%v", tier), func(t *testing.T) {
+			h := &countingHandler{counts: make(map[slog.Level]int)}
+			opts := []Option{WithTokenBudget(200), WithMaxUnits(100), WithLogger(slog.New(h))}
+			if tier {
+				opts = append(opts, WithLongTerm(&fakeTier{}))
+			}
+			b := newBuffer(t, opts...)
+			ctx := context.Background()
+			events := 0
+			for i := range 300 {
+				before := b.dropped
+				in := fmt.Sprintf("turn %d about topic %d", i, i%17)
+				if err := b.SaveContext(ctx, map[string]any{"input": in}, map[string]any{"output": "noted " + in}); err != nil {
+					t.Fatal(err)
+				}
+				if b.dropped > before {
+					events++
+				}
+			}
+			if b.dropped < 300 || events == 0 {
+				t.Fatalf("dropped %d units in %d events; the test needs many", b.dropped, events)
+			}
+			for l, n := range h.counts {
+				if l >= slog.LevelInfo {
+					t.Errorf("%d records at %v: a capped buffer's routine work logs at Debug", n, l)
+				}
+			}
+			if h.events != events {
+				t.Errorf("%d cap records for %d cap events (%d units dropped)", h.events, events, b.dropped)
+			}
+			if h.units != b.dropped {
+				t.Errorf("cap records report %d units dropped, the buffer %d", h.units, b.dropped)
+			}
+			// One record per unit, one per event, and, with a tier, one per
+			// hand-down.
+			if got := h.counts[slog.LevelDebug]; got < b.dropped+events {
+				t.Errorf("%d Debug records for %d dropped units in %d events", got, b.dropped, events)
+			}
+		})
 	}
 }

@@ -3,8 +3,10 @@ package ratedistortion
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/engram-go/engram"
 )
@@ -141,9 +143,7 @@ func (u UnitReport) why() string {
 	switch {
 	case u.Features.Flags.Has(engram.FlagPinned):
 		return "pinned"
-	case u.Kept && u.Recalled:
-		return "recalled from the long-term tier, " + u.mostly()
-	case u.Kept:
+	case u.Kept: // a recalled unit's tier is its report's Tier, not repeated here
 		return u.mostly()
 	case u.SupersededBy != "":
 		return "superseded by a newer statement"
@@ -181,30 +181,49 @@ func (x Explanation) String() string {
 	if x.Summary != "" {
 		fmt.Fprintf(&sb, "summary (%d tokens): %s\n", x.SummaryTokens, x.Summary)
 	}
-	dropped := make([]UnitReport, 0, len(x.Units))
+	var shown, dropped []UnitReport
 	for _, u := range x.Units {
 		if u.Kept {
-			fmt.Fprintf(&sb, "  kept    %s\n", u.line())
+			shown = append(shown, u)
 		} else {
 			dropped = append(dropped, u)
 		}
 	}
 	sort.SliceStable(dropped, func(i, j int) bool { return dropped[i].Utility > dropped[j].Utility })
-	for i, u := range dropped {
-		if i == 5 {
-			fmt.Fprintf(&sb, "  … and %d more dropped\n", len(dropped)-5)
-			break
+	more := 0
+	if len(dropped) > 5 {
+		dropped, more = dropped[:5], len(dropped)-5
+	}
+	kept := len(shown)
+	shown = append(shown, dropped...)
+	// Columns as wide as their widest cell, so that long ids and large
+	// counts do not shift the rest.
+	idw, rolew, tokw := 0, 0, 0
+	for _, u := range shown {
+		idw = max(idw, utf8.RuneCountInString(u.ID))
+		rolew = max(rolew, utf8.RuneCountInString(u.Role.String()))
+		tokw = max(tokw, len(strconv.Itoa(u.Tokens)))
+	}
+	for i, u := range shown {
+		fate := "kept   "
+		if i >= kept {
+			fate = "dropped"
 		}
-		fmt.Fprintf(&sb, "  dropped %s\n", u.line())
+		fmt.Fprintf(&sb, "  %s %s\n", fate, u.line(idw, rolew, tokw))
+	}
+	if more > 0 {
+		fmt.Fprintf(&sb, "  … and %d more dropped\n", more)
 	}
 	return sb.String()
 }
 
-func (u UnitReport) line() string {
+// line renders u with its id, role and token count padded to the widths
+// given.
+func (u UnitReport) line(idw, rolew, tokw int) string {
 	t := u.Text
 	if r := []rune(t); len(r) > 60 {
 		t = string(r[:57]) + "…"
 	}
-	return fmt.Sprintf("%-6s %-5s tok=%-3d util=%.3f rel=%.2f rec=%.2f novel=%.2f %q",
-		u.ID, u.Role, u.Tokens, u.Utility, u.Features.Relevance, u.Features.Recency, u.Novelty, t)
+	return fmt.Sprintf("%-*s %-*s tok=%-*d util=%.3f rel=%.2f rec=%.2f novel=%.2f %q",
+		idw, u.ID, rolew, u.Role, tokw, u.Tokens, u.Utility, u.Features.Relevance, u.Features.Recency, u.Novelty, t)
 }

@@ -73,8 +73,8 @@ func TestMessagesKeepText(t *testing.T) {
 	}
 }
 
-// Histories of long mixed-digit runs (issue 13: 1,400 bytes of "1" and
-// "٣" were undercounted by up to 24 tokens) and of forged lines stay
+// Histories of long mixed-digit runs (1,400 bytes of "1" and "٣"
+// were once undercounted by up to 24 tokens) and of forged lines stay
 // within every budget, counted exactly.
 func TestBudgetHoldsForHardText(t *testing.T) {
 	ctx := context.Background()

@@ -24,8 +24,10 @@ const redundancyCandidates = 12
 // LoadMemoryVariables returns the history to show the model: the units
 // that maximise utility for the query inputs[input key] within the token
 // budget, in chronological order, after a summary of what was left out.
-// A missing or empty query is allowed (recency and flags then decide); a
-// non-string query gives [engram.ErrInvalidInput]. If pinned units alone
+// No query (no inputs, or an empty one) is allowed: recency and flags
+// then decide. The input key is found as on save ([WithInputKey]): several
+// keys and none set, a missing input key or a non-string query give
+// [engram.ErrInvalidInput]. If pinned units alone
 // exceed the budget it returns [engram.ErrBudgetTooSmall].
 func (b *Buffer) LoadMemoryVariables(ctx context.Context, inputs map[string]any) (map[string]any, error) {
 	if err := memvars.Context(ctx); err != nil {

@@ -67,12 +67,16 @@ func WithTokenBudget(n int) Option { return func(o *options) { o.budget = n } }
 func WithMemoryKey(k string) Option { return func(o *options) { o.memoryKey = k } }
 
 // WithInputKey sets the key of the human message in SaveContext's inputs and
-// of the query in LoadMemoryVariables' inputs. Default "": the only key, or
-// "input" when there are several.
+// of the query in LoadMemoryVariables' inputs. Default "": the only key
+// other than the memory key, on save and on load alike, as langchaingo's
+// buffers resolve it; with several keys, save and load return an error
+// wrapping [engram.ErrInvalidInput] ("multiple keys and no input key set").
 func WithInputKey(k string) Option { return func(o *options) { o.inputKey = k } }
 
 // WithOutputKey sets the key of the AI message in SaveContext's outputs.
-// Default "": the only key, or "output", or "text" when there are several.
+// Default "": the only key; with several, "output" (where langchaingo's
+// agent executor answers beside its intermediate steps), else an error
+// wrapping [engram.ErrInvalidInput].
 func WithOutputKey(k string) Option { return func(o *options) { o.outputKey = k } }
 
 // WithHumanPrefix sets the label of human lines. Default "Human"; must be
@@ -154,9 +158,12 @@ func WithRecencyHalfLife(n float64) Option { return WithHalfLife(n) }
 // above it the lazy greedy runs. Default 22; negative disables exact search.
 func WithExactLimit(n int) Option { return func(o *options) { o.exactLimit = n } }
 
-// WithLogger sets where pool-cap evictions are logged: one Info record per
-// eviction batch, with how many units went, and one Debug record per unit.
-// Default slog.Default().
+// WithLogger sets where the buffer logs. Routine events log at Debug: each
+// pool-cap eviction batch (one record, with how many units went, dropped or
+// handed down to the long-term tier) and each unit it drops. What it skips
+// rather than fails on logs at Warn: a fact extractor's error, a long-term
+// tier that could not take or give units. Nothing logs at Info. Default
+// slog.Default().
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
 
 // WithLongTerm makes the buffer the working tier over lt (a *dmem.Memory,

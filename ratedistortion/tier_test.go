@@ -142,6 +142,13 @@ func TestLoadRecallsFromLongTerm(t *testing.T) {
 	if !found {
 		t.Error("Explain does not list the recalled unit")
 	}
+	// The report names the recalled unit's tier once, in its own column.
+	rep, _ := b.Explain()
+	for _, l := range strings.Split(rep.String(), "\n") {
+		if strings.HasPrefix(l, "  kept") && strings.Contains(l, "Priya") && strings.Count(l, "long-term") != 1 {
+			t.Errorf("the recalled unit's line names the tier %d times: %q", strings.Count(l, "long-term"), l)
+		}
+	}
 	// A reward after a load that showed a recalled unit reaches the tier.
 	if err := b.Reward(ctx, 1); err != nil {
 		t.Fatal(err)

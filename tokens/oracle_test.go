@@ -21,7 +21,7 @@ func oracle(t testing.TB, enc Encoding) func(string) int {
 }
 
 // alphabet is what the property test builds texts from: digits of several
-// scripts (the undercount of issue 13 mixed ASCII and Arabic-Indic ones),
+// scripts (a past undercount mixed ASCII and Arabic-Indic ones),
 // letters of several scripts and cases, combining marks, the white space
 // the patterns treat specially, punctuation, emoji, contractions and
 // special-token markers.

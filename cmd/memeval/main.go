@@ -44,10 +44,20 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	err := run(os.Args[1:], os.Stdout, os.Stderr)
+	if code := exitCode(err); code != 0 {
 		fmt.Fprintln(os.Stderr, "memeval:", err)
-		os.Exit(1)
+		os.Exit(code)
 	}
+}
+
+// exitCode is 0 for success and for -h, which asked for the usage and got
+// it, and 1 for any other error.
+func exitCode(err error) int {
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return 1
 }
 
 func run(args []string, stdout, stderr io.Writer) error {
@@ -66,7 +76,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	chart := fs.String("chart", "", "PNG chart to write (e.g. docs/memeval.png); empty for none")
 	offList := fs.String("off", "", "comma-separated relevance components to switch off, for an ablation")
 	long := fs.Bool("long", false, "join the conversations into one and ask all questions at the end (default memories "+eval.LongHorizonMemories+")")
-	dated := fs.Bool("dated", false, "give the memories each session's date as its turns are saved (issue 12's protocol gives none; -updates always does)")
+	dated := fs.Bool("dated", false, "give the memories each session's date as its turns are saved (the save-then-ask protocol gives none; -updates always does)")
 	upd := fs.Bool("updates", false, "replay the generated set of facts that change, -data as its filler (default memories "+eval.UpdateMemories+")")
 	feedback := fs.String("feedback", "", "replay in-stream, each answer rated by a user: none, reward, positive, sparse, noisy, a comma-separated list, or all")
 	factMiss := fs.Int("factmiss", 0, "with -updates: the answer key of rd-facts and dmem-facts leaves every N-th statement unread (0: reads all)")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -155,5 +156,43 @@ func TestLongAndUpdates(t *testing.T) {
 		if err := run(args, &out, &out); err == nil {
 			t.Errorf("%v: no error", args)
 		}
+	}
+}
+
+// TestHelpExitsZero runs the command itself, as a user would: -h (for the
+// evaluation and for gen) prints the usage and exits 0; a bad flag exits 1.
+func TestHelpExitsZero(t *testing.T) {
+	if args, ok := os.LookupEnv("MEMEVAL_MAIN_ARGS"); ok {
+		os.Args = append([]string{"memeval"}, strings.Fields(args)...)
+		main()
+		os.Exit(0)
+	}
+	for _, tt := range []struct {
+		args  string
+		code  int
+		usage string
+	}{
+		{"-h", 0, "-budgets"},
+		{"-help", 0, "-budgets"},
+		{"gen -h", 0, "-samples"},
+		{"-nope", 1, "-budgets"},
+	} {
+		t.Run(tt.args, func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestHelpExitsZero$")
+			cmd.Env = append(os.Environ(), "MEMEVAL_MAIN_ARGS="+tt.args)
+			out, err := cmd.CombinedOutput()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if code != tt.code || !strings.Contains(string(out), tt.usage) {
+				t.Errorf("memeval %s: exit %d, want %d; output:\n%s", tt.args, code, tt.code, out)
+			}
+			if tt.code == 0 && strings.Contains(string(out), "help requested") {
+				t.Errorf("memeval %s reports asking for help as an error:\n%s", tt.args, out)
+			}
+		})
 	}
 }

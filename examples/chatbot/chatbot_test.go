@@ -78,31 +78,76 @@ func TestRecallAtSmallBudget(t *testing.T) {
 	}
 }
 
-// paraphrased are the questions testdata/paraphrase.txt asks after 120
-// lines of small talk, none sharing a content word with its fact, and what
-// the right answer holds.
-var paraphrased = []struct{ question, fact string }{
-	{"Who is my physician?", "Dr Patel"},
-	{"What sport does my boy do?", "football"},
-	{"What do I drive?", "Toyota Corolla"},
-	{"Which instrument am I studying?", "cello"},
-	{"Who am I married to?", "Tom"},
+// reworded are scripts of five facts, 120 lines of small talk, then five
+// questions worded away from the facts they ask about, and what each right
+// answer holds.
+var reworded = []struct {
+	script string
+	qs     []struct{ question, fact string }
+	// all: both engram memories keep every fact within the default budget,
+	// so the chatbot must answer all five.
+	all bool
+}{
+	{"paraphrase.txt", []struct{ question, fact string }{
+		{"Who is my physician?", "Dr Patel"},
+		{"What sport does my boy do?", "football"},
+		{"What do I drive?", "Toyota Corolla"},
+		{"Which instrument am I studying?", "cello"},
+		{"Who am I married to?", "Tom"},
+	}, true},
+	{"living.txt", []struct{ question, fact string }{
+		{"What do I do for a living?", "marine biologist"},
+		{"Which food must my girl avoid?", "peanuts"},
+		{"What is our pet called?", "Pixel"},
+		{"In which city does mum reside?", "Porto"},
+		{"When is my trip to Kenya?", "ninth of June"},
+	}, false},
+	{"origins.txt", []struct{ question, fact string }{
+		{"Which shade do I like best?", "emerald"},
+		{"Where is my hometown?", "Montreal"},
+		{"What subject does my sibling teach?", "chemistry"},
+		{"What number disarms the store's security system?", "9052"},
+		{"What is my spouse's profession?", "nurse"},
+	}, false},
+	{"errands.txt", []struct{ question, fact string }{
+		{"What do I do for a living?", "marine biologist"},
+		{"How old will granny be?", "ninety"},
+		{"Who owns the flat we rent?", "Okafor"},
+		{"Where is the extra key for the house?", "flowerpot"},
+		{"Which blood group am I?", "O negative"},
+	}, false},
 }
 
-// TestParaphrasedRecall is issue 14's acceptance test for the stand-in: at
-// the default budget both engram memories return each fact among the lines
-// they choose, and the stand-in finds it by what the words mean.
+// TestParaphrasedRecall replays each reworded script at the default budget
+// on both engram memories. Every answer quotes a line the memory kept and
+// names the unit and the memory's rank of it, or says the memory returned
+// nothing relevant. On paraphrase.txt both memories keep every fact and the
+// chatbot answers all five. On the others the memories do not yet keep
+// every fact within 120 tokens (a fact's statement shares no word with its
+// question, and small talk beside it often does), so their recall is
+// reported, not enforced: a stand-in can only quote what the memory kept.
 func TestParaphrasedRecall(t *testing.T) {
-	script := filepath.Join("testdata", "paraphrase.txt")
-	for _, memory := range []string{"rd", "dmem"} {
-		t.Run(memory, func(t *testing.T) {
-			as := answers(chat(t, "", "-memory", memory, "-script", script))
-			for _, p := range paraphrased {
-				if a := as[p.question]; !strings.Contains(a, p.fact) {
-					t.Errorf("%q: answered %q, want %q", p.question, a, p.fact)
+	for _, sc := range reworded {
+		for _, memory := range []string{"rd", "dmem"} {
+			t.Run(sc.script+"/"+memory, func(t *testing.T) {
+				as := answers(chat(t, "", "-memory", memory, "-script", filepath.Join("testdata", sc.script)))
+				right := 0
+				for _, q := range sc.qs {
+					a := as[q.question]
+					if a != dontKnow && !strings.Contains(a, "(memory unit u") {
+						t.Errorf("%q: answered %q, which does not say which unit the memory kept", q.question, a)
+					}
+					if strings.Contains(a, q.fact) {
+						right++
+					} else if sc.all {
+						t.Errorf("%q: answered %q, want %q", q.question, a, q.fact)
+					} else {
+						t.Logf("%q: answered %q, want %q", q.question, a, q.fact)
+					}
 				}
-			}
-		})
+				t.Logf("%s, -memory %s: %d of %d", sc.script, memory, right, len(sc.qs))
+			})
+		}
 	}
 }
 
@@ -135,14 +180,23 @@ func TestCommands(t *testing.T) {
 	}
 }
 
-// TestPathKeepsMemory runs the chatbot twice on one -path: the second run
-// recalls what the first was told.
+// TestPathKeepsMemory runs the chatbot twice on one -path, for each engram
+// memory: the second run recalls what the first was told (dmem keeps a
+// directory; rd saves its buffer to a file when the chat ends and restores
+// it when the next starts).
 func TestPathKeepsMemory(t *testing.T) {
-	dir := t.TempDir()
-	chat(t, "My sister Alice lives in Lisbon.\nI had pasta for lunch today.\n", "-path", dir, "-budget", "60")
-	out := chat(t, "Where does my sister live?\n", "-path", dir, "-budget", "60")
-	if a := answers(out)["Where does my sister live?"]; !strings.Contains(a, "Lisbon") {
-		t.Errorf("second run answered %q, want Lisbon recalled", a)
+	for _, tt := range []struct{ memory, path string }{
+		{"dmem", t.TempDir()},
+		{"rd", filepath.Join(t.TempDir(), "chat.rd")},
+	} {
+		t.Run(tt.memory, func(t *testing.T) {
+			args := []string{"-memory", tt.memory, "-path", tt.path, "-budget", "60"}
+			chat(t, "My sister Alice lives in Lisbon.\nI had pasta for lunch today.\n", args...)
+			out := chat(t, "Where does my sister live?\n", args...)
+			if a := answers(out)["Where does my sister live?"]; !strings.Contains(a, "Lisbon") {
+				t.Errorf("second run answered %q, want Lisbon recalled", a)
+			}
+		})
 	}
 }
 
@@ -160,7 +214,8 @@ func TestBadFlags(t *testing.T) {
 		{"-memory", "lru"},
 		{"-llm", "gpt"},
 		{"-budget", "0"},
-		{"-memory", "rd", "-path", t.TempDir()},
+		{"-memory", "window", "-path", t.TempDir()},
+		{"-memory", "rd", "-path", t.TempDir()}, // a directory is not a saved buffer
 		{"-script", filepath.Join(t.TempDir(), "missing.txt")},
 		{"extra"},
 	} {

@@ -45,8 +45,8 @@ func TestBeforeAnyAnswer(t *testing.T) {
 }
 
 // TestWhyBeforeAQuestion: after statements only, :why says so alike on
-// every memory (issue 14: dmem explained an empty load, rd printed a query
-// line); after a question it explains.
+// every memory (neither explains an empty load nor prints a query line);
+// after a question it explains.
 func TestWhyBeforeAQuestion(t *testing.T) {
 	for _, m := range memories {
 		t.Run(m, func(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 type config struct {
 	memory string // dmem, rd, window or token
 	budget int    // tokens a load may return
-	path   string // where dmem keeps its record; "" for none
+	path   string // where dmem keeps its record (a directory) or rd its buffer (a file); "" for none
 	llm    string // local, ollama or openai
 	model  string // the model name for ollama or openai
 	script string // a file of lines to replay; "" to read stdin
@@ -29,7 +29,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.memory, "memory", "dmem", "the memory: dmem (D-MEM), rd (rate-distortion buffer), or langchaingo's window or token buffer")
 	fs.IntVar(&c.budget, "budget", defaultBudget, "the most tokens of history the memory returns (window ignores it: it keeps the last 5 exchanges)")
-	fs.StringVar(&c.path, "path", "", "a directory where -memory dmem keeps its memory across runs")
+	fs.StringVar(&c.path, "path", "", "where the memory is kept across runs: a directory for -memory dmem, a file for -memory rd (saved when the chat ends)")
 	fs.StringVar(&c.llm, "llm", "local", "the model: local (an offline stand-in that quotes memory), ollama or openai")
 	fs.StringVar(&c.model, "model", "", "the model name for -llm ollama (default llama3.1) or openai (default: the client's)")
 	fs.StringVar(&c.script, "script", "", "a file of lines to replay instead of reading stdin")

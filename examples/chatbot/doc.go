@@ -8,7 +8,8 @@
 //	go run ./examples/chatbot -script examples/chatbot/testdata/facts.txt
 //	echo "What did I tell you?" | go run ./examples/chatbot -path ~/.engram-chat
 //
-// -memory chooses dmem (D-MEM, durable with -path), rd (ratedistortion) or,
+// -memory chooses dmem (D-MEM, durable with -path), rd (ratedistortion, saved
+// to and restored from the file -path names) or,
 // for comparison, langchaingo's window or token buffer. -llm chooses local, an
 // offline stand-in that can only quote what the memory returned (so what it
 // answers shows what was recalled), or ollama or openai through langchaingo's

@@ -14,7 +14,7 @@ import (
 func newModel(c config) (llms.Model, error) {
 	switch c.llm {
 	case "local":
-		return localModel{}, nil
+		return &localModel{}, nil
 	case "ollama":
 		model := c.model
 		if model == "" {

@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -27,6 +30,9 @@ type backend struct {
 	rec *recorder
 	// sink takes feedback; nil for memories that do not learn from it.
 	sink engram.RewardSink
+	// explain reports the last load, for the engram memories; nil for
+	// langchaingo's, which cannot explain themselves.
+	explain func() (engram.LoadReport, bool)
 	// why explains the last load; stats counts what the memory holds.
 	why   func() string
 	stats func() string
@@ -36,8 +42,8 @@ type backend struct {
 
 // newBackend builds the memory -memory names.
 func newBackend(ctx context.Context, c config, llm llms.Model) (*backend, error) {
-	if c.path != "" && c.memory != "dmem" {
-		return nil, fmt.Errorf("-path keeps memory across runs only with -memory dmem")
+	if c.path != "" && c.memory != "dmem" && c.memory != "rd" {
+		return nil, fmt.Errorf("-path keeps memory across runs with -memory dmem or rd, not %s", c.memory)
 	}
 	none := func() error { return nil }
 	var extract engram.FactExtractor
@@ -60,7 +66,7 @@ func newBackend(ctx context.Context, c config, llm llms.Model) (*backend, error)
 		if err != nil {
 			return nil, err
 		}
-		b := &backend{rec: &recorder{Memory: m}, sink: m, close: m.Close}
+		b := &backend{rec: &recorder{Memory: m}, sink: m, close: m.Close, explain: m.Explain}
 		b.why = func() string { return whyDMem(m) }
 		b.stats = func() string { return statsDMem(m) }
 		return b, nil
@@ -69,11 +75,17 @@ func newBackend(ctx context.Context, c config, llm llms.Model) (*backend, error)
 		if extract != nil {
 			opts = append(opts, ratedistortion.WithFacts(extract))
 		}
-		m, err := ratedistortion.New(opts...)
+		m, err := newRD(ctx, c.path, opts)
 		if err != nil {
 			return nil, err
 		}
-		b := &backend{rec: &recorder{Memory: m}, sink: m, close: none}
+		closeRD := none
+		if c.path != "" {
+			// The buffer lives in memory: it is saved to the file when the
+			// chat ends, and restored from it when the next one starts.
+			closeRD = func() error { return m.SaveFile(c.path) }
+		}
+		b := &backend{rec: &recorder{Memory: m}, sink: m, close: closeRD, explain: m.Explain}
 		b.why = func() string { return whyRD(m) }
 		b.stats = func() string {
 			s := fmt.Sprintf("rd: %d units in the pool (nothing is deleted; each load chooses within %d tokens)", m.Len(), c.budget)
@@ -110,6 +122,19 @@ func newBackend(ctx context.Context, c config, llm llms.Model) (*backend, error)
 		return b, nil
 	}
 	return nil, fmt.Errorf("-memory %q: want dmem, rd, window or token", c.memory)
+}
+
+// newRD returns the rate-distortion buffer: restored from the file at path
+// if it exists, else new (path "" for none).
+func newRD(ctx context.Context, path string, opts []ratedistortion.Option) (*ratedistortion.Buffer, error) {
+	if path != "" {
+		if _, err := os.Stat(path); err == nil {
+			return ratedistortion.RestoreFile(ctx, path, opts...)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+	}
+	return ratedistortion.New(opts...)
 }
 
 // recorder is a schema.Memory that passes everything through and remembers

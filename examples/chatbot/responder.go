@@ -2,26 +2,37 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strings"
 	"unicode"
 
+	"github.com/engram-go/engram"
 	"github.com/tmc/langchaingo/llms"
 )
 
 // localModel is the offline stand-in for a language model. It does not
-// generate anything: it answers a question by quoting the remembered line
-// most relevant to it (see best: the project's relevance over the returned
-// lines, with GloVe word vectors, so "What is my job?" finds "I work as a
-// marine biologist"), and says it does not know when no line is about the
-// question. What it can quote is only what the memory put in the prompt, so
-// its answers show exactly what the memory recalled. Statements get "Noted.".
+// generate anything: it answers a question by quoting a remembered line,
+// and says it does not know when nothing the memory returned is about the
+// question. Statements get "Noted.".
+//
+// Over an engram memory it quotes the line the memory itself ranked first:
+// of the units the memory's last load kept for this question (its Explain
+// report), the one of highest relevance, and it says which. It says it does
+// not know only when the memory returned nothing relevant. Over a memory
+// that cannot explain itself it ranks the returned lines on its own (see
+// best). Either way it can quote only what the memory put in the prompt,
+// so its answers show exactly what the memory recalled.
 //
 // It reads the prompt the way langchaingo's conversation chain writes it:
 // history lines "Role: text", then the question as the last "Human: " line.
-type localModel struct{}
+type localModel struct {
+	// report returns the memory's report of its last load; nil for a
+	// memory without one.
+	report func() (engram.LoadReport, bool)
+}
 
-var _ llms.Model = localModel{}
+var _ llms.Model = (*localModel)(nil)
 
 // standIn is what the chatbot prints about the local model when it starts.
 const standIn = "The local model is an offline stand-in, not an LLM: it quotes the remembered line most relevant to\n" +
@@ -36,7 +47,7 @@ const (
 )
 
 // GenerateContent answers the text of the messages; see localModel.
-func (localModel) GenerateContent(_ context.Context, msgs []llms.MessageContent, _ ...llms.CallOption) (*llms.ContentResponse, error) {
+func (m *localModel) GenerateContent(_ context.Context, msgs []llms.MessageContent, _ ...llms.CallOption) (*llms.ContentResponse, error) {
 	var prompt strings.Builder
 	for _, m := range msgs {
 		for _, p := range m.Parts {
@@ -46,68 +57,164 @@ func (localModel) GenerateContent(_ context.Context, msgs []llms.MessageContent,
 			}
 		}
 	}
-	return &llms.ContentResponse{Choices: []*llms.ContentChoice{{Content: answer(prompt.String())}}}, nil
+	return &llms.ContentResponse{Choices: []*llms.ContentChoice{{Content: m.answer(prompt.String())}}}, nil
 }
 
 // Call answers prompt; see localModel.
 //
 // Deprecated: as for every llms.Model, use GenerateContent.
-func (m localModel) Call(ctx context.Context, prompt string, opts ...llms.CallOption) (string, error) {
+func (m *localModel) Call(ctx context.Context, prompt string, opts ...llms.CallOption) (string, error) {
 	return llms.GenerateFromSinglePrompt(ctx, m, prompt, opts...)
 }
 
 var (
 	// remembered matches a history line: a short role label, then text.
 	remembered = regexp.MustCompile(`^\s*(?:- )?([A-Za-z][\w ]{0,19}): (.+)$`)
-	// quoted matches the local model's own answers, to quote what they quoted.
-	quoted = regexp.MustCompile(`^You told me: "(.*)"$`)
+	// quoted matches the local model's own answers, to quote what they
+	// quoted: the quote, and after it what ranked it, if anything did.
+	quoted = regexp.MustCompile(`^(?:You told me|From memory): "(.*)"(?: \([^"]*\))?$`)
 )
 
-// answer replies to the last "Human: " line of prompt from the lines before it.
-func answer(prompt string) string {
-	lines := strings.Split(prompt, "\n")
-	q := -1
-	for i := len(lines) - 1; i >= 0; i-- {
-		if strings.HasPrefix(lines[i], "Human: ") {
-			q = i
-			break
-		}
-	}
-	if q < 0 {
+// answer replies to the last "Human: " line of prompt: from the memory's
+// own ranking when it has one for this question, else from the lines of
+// the prompt before the question.
+func (m *localModel) answer(prompt string) string {
+	question, lines, ok := parse(prompt)
+	switch {
+	case !ok:
 		return dontKnow
-	}
-	question := strings.TrimPrefix(lines[q], "Human: ")
-	if !isQuestion(question) {
+	case !isQuestion(question):
 		return noted
 	}
+	if m != nil && m.report != nil {
+		if r, ok := m.report(); ok && strings.TrimSpace(r.Query) == question {
+			return ranked(question, r)
+		}
+	}
+	return answer(question, lines)
+}
 
-	// The candidates: what was said, not asked, and not the stand-in's own
-	// acknowledgements; its quotes count as what they quote.
+// parse returns the last "Human: " line of prompt and the lines before it;
+// false if there is none.
+func parse(prompt string) (string, []string, bool) {
+	lines := strings.Split(prompt, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if q, ok := strings.CutPrefix(lines[i], "Human: "); ok {
+			return strings.TrimSpace(q), lines[:i], true
+		}
+	}
+	return "", nil, false
+}
+
+// candidate returns what a remembered line of role said, and whether it is
+// a candidate answer to question: what was said, not asked, and not the
+// stand-in's own acknowledgements; its quotes count as what they quote,
+// said by the human.
+func candidate(question, role, text string) (string, bool, bool) {
+	text = strings.TrimSpace(text)
+	human := role == "Human"
+	if qm := quoted.FindStringSubmatch(text); qm != nil {
+		text, human = qm[1], true
+	}
+	if text == "" || isQuestion(text) || text == noted || text == dontKnow || strings.EqualFold(text, question) {
+		return "", false, false
+	}
+	return text, human, true
+}
+
+// quote is the answer that quotes text, with why it was chosen when the
+// memory chose it.
+func quote(text string, human bool, why string) string {
+	a := `From memory: "` + text + `"`
+	if human {
+		a = `You told me: "` + text + `"`
+	}
+	if why != "" {
+		a += " (" + why + ")"
+	}
+	return a
+}
+
+// ranked answers question from the memory's own report of the load: of
+// the kept units the memory found relevant (relevance above 0) that are
+// candidates, the one whose words best meet the question's (wordsMeet)
+// plus relevanceShare of the memory's relevance, and it says which unit it
+// is and where the memory ranked it. The memory's relevance alone makes a
+// poor first pick, since a line inherits relevance from the fact beside it
+// ("My car is a blue Toyota Corolla." after "Our son plays football every
+// Saturday." for "What sport does my boy do?"), so the words decide among
+// what the memory found relevant; there is no threshold: if the memory
+// found any kept line relevant, the stand-in answers, and it says it does
+// not know only when the memory found none.
+func ranked(question string, r engram.LoadReport) string {
+	type cand struct {
+		u     *engram.UnitReport
+		text  string
+		human bool
+		score float64
+	}
+	var cs []cand
+	for i := range r.Units {
+		u := &r.Units[i]
+		if !u.Kept || u.Relevance <= 0 {
+			continue
+		}
+		if t, h, ok := candidate(question, labelOf(u.Role), u.Text); ok {
+			cs = append(cs, cand{u, t, h, wordsMeet(question, t) + relevanceShare*u.Relevance})
+		}
+	}
+	if len(cs) == 0 {
+		return dontKnow
+	}
+	top := 0
+	for i, c := range cs {
+		if c.score > cs[top].score || (c.score == cs[top].score && c.u.Seq > cs[top].u.Seq) {
+			top = i
+		}
+	}
+	rank := 1
+	for _, c := range cs {
+		if c.u.Relevance > cs[top].u.Relevance {
+			rank++
+		}
+	}
+	c := cs[top]
+	return quote(c.text, c.human, fmt.Sprintf("memory unit %s, relevance %.2f, ranked %d of the %d relevant lines it kept",
+		c.u.ID, c.u.Relevance, rank, len(cs)))
+}
+
+// labelOf is the history label of a role, as the conversation chain's
+// prompt shows it.
+func labelOf(r engram.Role) string {
+	switch r {
+	case engram.RoleHuman:
+		return "Human"
+	case engram.RoleAI, engram.RoleToolCall:
+		return "AI"
+	}
+	return r.String()
+}
+
+// answer replies to question from the history lines before it, ranked by
+// the stand-in itself (best), for a memory that does not rank what it
+// returns.
+func answer(question string, lines []string) string {
 	var texts []string
 	var human []bool
-	for _, l := range lines[:q] {
+	for _, l := range lines {
 		m := remembered.FindStringSubmatch(l)
 		if m == nil {
 			continue
 		}
-		role, text := m[1], strings.TrimSpace(m[2])
-		h := role == "Human"
-		if qm := quoted.FindStringSubmatch(text); qm != nil {
-			text, h = qm[1], true
+		if t, h, ok := candidate(question, m[1], m[2]); ok {
+			texts, human = append(texts, t), append(human, h)
 		}
-		if isQuestion(text) || text == noted || text == dontKnow || strings.EqualFold(text, question) {
-			continue
-		}
-		texts, human = append(texts, text), append(human, h)
 	}
 	i, ok := best(question, texts)
 	if !ok {
 		return dontKnow
 	}
-	if human[i] {
-		return `You told me: "` + texts[i] + `"`
-	}
-	return `From memory: "` + texts[i] + `"`
+	return quote(texts[i], human[i], "")
 }
 
 // questionWords open a question even without its question mark.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/engram-go/engram"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -27,7 +28,7 @@ func TestAnswer(t *testing.T) {
 			"What is the wifi password?", `You told me: "The wifi password is kiwi-7731."`},
 		{"other roles", "system: The deploy key rotates monthly.", "When does the deploy key rotate?",
 			`From memory: "The deploy key rotates monthly."`},
-		// Issue 14: the job is found through what the words mean, not
+		// The job is found through what the words mean, not
 		// through a word the question shares, and not in the printer.
 		{"a paraphrase", "Human: I work as a marine biologist at the aquarium.\nAI: Noted.\nHuman: My printer keeps jamming.\nAI: Noted.",
 			"What is my job?", `You told me: "I work as a marine biologist at the aquarium."`},
@@ -42,7 +43,7 @@ func TestAnswer(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			prompt := preamble + tt.history + "\nHuman: " + tt.input + "\nAI:"
-			if got := answer(prompt); got != tt.want {
+			if got := (&localModel{}).answer(prompt); got != tt.want {
 				t.Errorf("answer = %q, want %q", got, tt.want)
 			}
 		})
@@ -50,7 +51,7 @@ func TestAnswer(t *testing.T) {
 }
 
 func TestLocalModelGenerates(t *testing.T) {
-	got, err := llms.GenerateFromSinglePrompt(context.Background(), localModel{},
+	got, err := llms.GenerateFromSinglePrompt(context.Background(), &localModel{},
 		"Human: The wifi password is kiwi-7731.\nAI: Noted.\nHuman: What is the wifi password?\nAI:")
 	if err != nil {
 		t.Fatal(err)
@@ -90,5 +91,57 @@ func TestIsQuestion(t *testing.T) {
 		if got := isQuestion(tt.s); got != tt.want {
 			t.Errorf("isQuestion(%q) = %v, want %v", tt.s, got, tt.want)
 		}
+	}
+}
+
+// TestAnswersWithTheMemorysPick: over a memory that explains its load, the
+// stand-in quotes a unit the memory kept and found relevant, names it, and
+// says it does not know only when the memory found nothing relevant; the
+// failure it fixes: the memory kept "My job is marine biologist at the
+// aquarium." at relevance 1.00 and the stand-in said it did not know.
+func TestAnswersWithTheMemorysPick(t *testing.T) {
+	const q = "What do I do for a living?"
+	job := "My job is marine biologist at the aquarium."
+	prompt := "Human: " + job + "\nAI: Noted.\nHuman: I had pasta for lunch today.\nAI: Noted.\nHuman: " + q + "\nAI:"
+	report := engram.LoadReport{Query: q, Units: []engram.UnitReport{
+		{ID: "u0", Role: engram.RoleHuman, Text: job, Kept: true, Relevance: 1},
+		{ID: "u1", Role: engram.RoleAI, Text: noted, Kept: true, Relevance: 0.5},
+		{ID: "u2", Role: engram.RoleHuman, Text: "I had pasta for lunch today.", Kept: true, Relevance: 0.2},
+		{ID: "u3", Role: engram.RoleAI, Text: noted, Kept: true, Relevance: 0.1},
+	}}
+	m := &localModel{report: func() (engram.LoadReport, bool) { return report, true }}
+	if a := m.answer(prompt); !strings.Contains(a, job) || !strings.Contains(a, "memory unit u0") {
+		t.Errorf("answered %q, want the job quoted as memory unit u0", a)
+	}
+	if a := (&localModel{}).answer(prompt); a != dontKnow {
+		t.Logf("(without the memory's report the stand-in's own ranking answers %q)", a)
+	}
+	// Nothing the memory kept is relevant: it does not know.
+	none := report
+	none.Units = nil
+	for _, u := range report.Units {
+		u.Relevance = 0
+		none.Units = append(none.Units, u)
+	}
+	m.report = func() (engram.LoadReport, bool) { return none, true }
+	if a := m.answer(prompt); a != dontKnow {
+		t.Errorf("answered %q with nothing relevant kept, want %q", a, dontKnow)
+	}
+	// A report of another load is not used.
+	other := report
+	other.Query = "Where is my sister?"
+	m.report = func() (engram.LoadReport, bool) { return other, true }
+	if a := m.answer(prompt); strings.Contains(a, "memory unit") {
+		t.Errorf("answered %q from the report of another question", a)
+	}
+	// Its own quotes, with what ranked them, count as what they quote.
+	quotedAnswer := `You told me: "` + job + `" (memory unit u0, relevance 1.00, ranked 1 of the 2 relevant lines it kept)`
+	p2 := "Human: What is my job?\nAI: " + quotedAnswer + "\nHuman: " + q + "\nAI:"
+	r2 := engram.LoadReport{Query: q, Units: []engram.UnitReport{
+		{ID: "u7", Role: engram.RoleAI, Text: quotedAnswer, Kept: true, Relevance: 0.8, Seq: 7},
+	}}
+	m.report = func() (engram.LoadReport, bool) { return r2, true }
+	if a := m.answer(p2); !strings.HasPrefix(a, `You told me: "`+job+`" (memory unit u7`) {
+		t.Errorf("answered %q, want the quote unwrapped", a)
 	}
 }

@@ -74,6 +74,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 			err = cerr
 		}
 	}()
+	if lm, ok := llm.(*localModel); ok {
+		// The stand-in answers with what the memory ranked first.
+		lm.report = mem.explain
+	}
 	s := &session{chain: chains.NewConversation(llm, mem.rec), mem: mem, out: stdout}
 	if mem.sink != nil {
 		if s.rw, err = callbacks.New(mem.sink); err != nil {

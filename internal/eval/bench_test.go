@@ -13,8 +13,8 @@ import (
 
 // BenchmarkLoadRealDialogue replays the development set's 629-turn
 // conversation (conv-42) into each memory at 1,024 tokens and times a load
-// per question, the three taking turns, as issue 12 measures it: engram's loads may
-// take at most twice stemmed BM25's. Run it with
+// per question, the three taking turns, the save-then-ask protocol: engram's
+// loads may take at most twice stemmed BM25's. Run it with
 //
 //	go test ./internal/eval -run '^$' -bench LoadRealDialogue -benchtime 2000x
 //

@@ -10,7 +10,7 @@
 // While a pair is saved, ReplayClock reads its session's date, for the
 // memories that stamp what they keep.
 //
-// Two evaluations of issue 15 reuse the replay. LongHorizon joins a
+// Two further evaluations reuse the replay. LongHorizon joins a
 // dataset's conversations into one (Concat) and asks every question at the
 // end, so that a memory must keep thousands of turns, not hundreds.
 // Updates replays conversations in which facts change (package updates)

@@ -129,7 +129,7 @@ func TestCalibration(t *testing.T) {
 // TestRealDialogue holds engram's backends, on the real development
 // conversations (LoCoMo's first five; ENGRAM_LOCOMO names the file, by
 // default ../shared/data/locomo-dev.json beside the repository), to
-// issue 12's goals: at least 0.05 above stemmed BM25 + GloVe cosine at
+// these goals: at least 0.05 above stemmed BM25 + GloVe cosine at
 // 512, 1,024 and 2,048 tokens and above it at 4,096, never below stemmed
 // BM25, at least 0.80 at 1,024 and 0.88 at 2,048, no answer over budget,
 // and each backend's label-free gate (WithGate, loaded before each save as

@@ -49,7 +49,7 @@ func TestConcat(t *testing.T) {
 // TestLongHorizon replays the development set joined into one conversation
 // (about 2,760 turns, 86k tokens) and prints the table. It checks only the
 // harness: every question scored, no engram or BM25 answer over budget.
-// Issue 15's target (LongHorizonTarget) is enforced for the memories in
+// The two-tier target (TwoTierTarget) is enforced for the memories in
 // longHorizonEnforced; for the others it is only reported. It runs only
 // with ENGRAM_EVAL=1.
 func TestLongHorizon(t *testing.T) {
@@ -78,21 +78,21 @@ func TestLongHorizon(t *testing.T) {
 			t.Errorf("%s went over budget on %.1f%% of answers", r.Memory, 100*r.OverBudget)
 		}
 	}
-	for _, err := range Issue15LongHorizon.Check(rs, budget, longHorizonEnforced...) {
+	for _, err := range TwoTierTarget.Check(rs, budget, longHorizonEnforced...) {
 		t.Error(err)
 	}
 	for _, name := range []string{"dmem"} {
-		errs := Issue15LongHorizon.Check(rs, budget, name)
+		errs := TwoTierTarget.Check(rs, budget, name)
 		for _, err := range errs {
 			t.Logf("not enforced: %v", err)
 		}
 		if len(errs) == 0 {
-			t.Logf("not enforced: %s meets issue 15's long-horizon target", name)
+			t.Logf("not enforced: %s meets the two-tier target", name)
 		}
 	}
 }
 
-// longHorizonEnforced names the memories held to Issue15LongHorizon.
+// longHorizonEnforced names the memories held to TwoTierTarget.
 var longHorizonEnforced = []string{"rd-tiers"}
 
 // scored counts the questions Run scores in s.

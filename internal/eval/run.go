@@ -26,8 +26,8 @@ type Config struct {
 	// questioned, with the number done and the total.
 	Progress func(done, total int)
 	// Dated gives the memories each session's date while its turns are
-	// saved (ReplayClock). Issue 12's protocol gives them none: every
-	// turn is saved "now". The update evaluation is always dated.
+	// saved (ReplayClock). The save-then-ask protocol gives them none:
+	// every turn is saved "now". The update evaluation is always dated.
 	Dated bool
 }
 

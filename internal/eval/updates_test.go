@@ -101,10 +101,10 @@ func TestUpdatesHarness(t *testing.T) {
 	if r, _ := FindUpdate(rs, "oracle", 1<<20); r.SingleHop != 1 || r.MultiHop != 1 {
 		t.Errorf("oracle with room for everything: %+v", r)
 	}
-	if errs := Issue15Updates.Check(rs, 96, "all-dated", "nope"); len(errs) != 1 || !strings.Contains(errs[0].Error(), "no result for nope") {
+	if errs := SupersedingTarget.Check(rs, 96, "all-dated", "nope"); len(errs) != 1 || !strings.Contains(errs[0].Error(), "no result for nope") {
 		t.Errorf("Check = %v, want only the missing memory", errs)
 	}
-	if errs := Issue15Updates.Check(rs, 96, "all-undated"); len(errs) != 1 || !strings.Contains(errs[0].Error(), "stale undated") {
+	if errs := SupersedingTarget.Check(rs, 96, "all-undated"); len(errs) != 1 || !strings.Contains(errs[0].Error(), "stale undated") {
 		t.Errorf("Check = %v, want the undated stale statements", errs)
 	}
 }
@@ -112,7 +112,7 @@ func TestUpdatesHarness(t *testing.T) {
 // TestUpdates replays the update set (filler from the development set
 // when present, generated otherwise) into the memories of UpdateMemories
 // at several budgets and prints the table. It checks the harness (counts,
-// no answer over budget) and issue 15's target (Issue15Updates): all of
+// no answer over budget) and the superseding target (SupersedingTarget): all of
 // it for the backends reading facts with the set's answer key, all but
 // the single-hop part, which is reported, for the backends reading the
 // text alone. It runs only with ENGRAM_EVAL=1.
@@ -156,15 +156,15 @@ func TestUpdates(t *testing.T) {
 	// Both backends reading facts with the set's answer key meet the whole
 	// target; alone, reading the text, they meet its multi-hop and
 	// stale-date parts, and their single-hop shortfall is reported.
-	for _, err := range Issue15Updates.Check(rs, 1024, "rd-facts", "dmem-facts") {
+	for _, err := range SupersedingTarget.Check(rs, 1024, "rd-facts", "dmem-facts") {
 		t.Error(err)
 	}
-	met := Issue15Updates
+	met := SupersedingTarget
 	met.SingleHop = 0
 	for _, err := range met.Check(rs, 1024, "rd", "dmem") {
 		t.Error(err)
 	}
-	for _, err := range Issue15Updates.Check(rs, 1024, "rd", "dmem") {
+	for _, err := range SupersedingTarget.Check(rs, 1024, "rd", "dmem") {
 		t.Logf("not enforced: %v", err)
 	}
 }

@@ -3,6 +3,7 @@ package memvars
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 	"unicode"
@@ -12,84 +13,120 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
-// Pick returns the string value of m under want if it is set; otherwise
-// under the only key other than skip (the memory's own key), or else under
-// the first of fallbacks present. A nil or empty map, a missing key, an
-// ambiguous map or a non-string value give an error wrapping
-// [engram.ErrInvalidInput].
-func Pick(m map[string]any, want, skip string, fallbacks ...string) (string, error) {
-	if m == nil {
+// ambiguous is the reason an input map with several keys and no input
+// key set is refused, in langchaingo's buffers' words.
+const ambiguous = "multiple keys and no input key set"
+
+// inputKey is the one rule both memories resolve the input key by, on
+// save and on load, as langchaingo's buffers do: key if set (it must be
+// present), else the only key of m other than skip (the memory's own key).
+// Several keys and no key set is ambiguous and an error: no conventional
+// name ("input", "question") is picked, since a name picked on save could
+// be missed on load. ok is false when m holds no key but skip.
+func inputKey(m map[string]any, key, skip, option string) (k string, ok bool, err error) {
+	if key != "" {
+		if _, ok := m[key]; !ok {
+			return "", false, fmt.Errorf("key %q missing (keys %q): %w", key, keys(m), engram.ErrInvalidInput)
+		}
+		return key, true, nil
+	}
+	var only []string
+	for k := range m {
+		if k != skip {
+			only = append(only, k)
+		}
+	}
+	switch len(only) {
+	case 0:
+		return "", false, nil
+	case 1:
+		return only[0], true, nil
+	}
+	return "", false, fmt.Errorf("%s (keys %q): name one with %s: %w", ambiguous, keys(m), option, engram.ErrInvalidInput)
+}
+
+// keys returns m's keys, sorted, for an error message.
+func keys(m map[string]any) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// Input returns the human message of a save: the string under the input
+// key (see [Query] for the rule, the same on save and on load). A nil or
+// empty map, a missing or ambiguous key or a non-string value give an
+// error wrapping [engram.ErrInvalidInput].
+func Input(inputs map[string]any, key, skip string) (string, error) {
+	if inputs == nil {
 		return "", fmt.Errorf("nil map: %w", engram.ErrInvalidInput)
 	}
-	key := want
-	if key == "" {
-		var only []string
-		for k := range m {
-			if k != skip {
-				only = append(only, k)
-			}
-		}
-		switch {
-		case len(only) == 1:
-			key = only[0]
-		case len(only) == 0:
-			return "", fmt.Errorf("no keys: %w", engram.ErrInvalidInput)
-		default:
-			for _, f := range fallbacks {
-				if _, ok := m[f]; ok {
-					key = f
-					break
-				}
-			}
-			if key == "" {
-				return "", fmt.Errorf("%d keys and none of %q: set the key with an option: %w", len(only), fallbacks, engram.ErrInvalidInput)
-			}
+	k, ok, err := inputKey(inputs, key, skip, "WithInputKey")
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", fmt.Errorf("no keys: %w", engram.ErrInvalidInput)
+	}
+	return str(inputs, k)
+}
+
+// Output returns the AI message of a save: the string under key if set,
+// else under the only key other than skip. With several keys and no key
+// set it takes "output", where langchaingo's agent executor puts its answer
+// beside "intermediateSteps" when asked to return its steps; without one
+// it is ambiguous. A nil or empty map, a missing or ambiguous key or a
+// non-string value give an error wrapping [engram.ErrInvalidInput].
+func Output(outputs map[string]any, key, skip string) (string, error) {
+	if outputs == nil {
+		return "", fmt.Errorf("nil map: %w", engram.ErrInvalidInput)
+	}
+	k, ok, err := inputKey(outputs, key, skip, "WithOutputKey")
+	if err != nil && key == "" {
+		if _, has := outputs["output"]; has {
+			k, ok, err = "output", true, nil
 		}
 	}
-	v, ok := m[key]
-	if !ok {
-		return "", fmt.Errorf("key %q missing: %w", key, engram.ErrInvalidInput)
+	if err != nil {
+		return "", err
 	}
-	s, ok := v.(string)
 	if !ok {
-		return "", fmt.Errorf("key %q holds %T, want string: %w", key, v, engram.ErrInvalidInput)
+		return "", fmt.Errorf("no keys: %w", engram.ErrInvalidInput)
+	}
+	return str(outputs, k)
+}
+
+// str returns the string m holds under k.
+func str(m map[string]any, k string) (string, error) {
+	s, ok := m[k].(string)
+	if !ok {
+		return "", fmt.Errorf("key %q holds %T, want string: %w", k, m[k], engram.ErrInvalidInput)
 	}
 	return s, nil
 }
 
-// Query returns the query of a load: inputs[inputKey] if inputKey is set,
-// else inputs["input"], else the only key other than memoryKey. A missing
-// query is "" (a load without a question is allowed); a non-string one
-// gives an error wrapping [engram.ErrInvalidInput].
-func Query(inputs map[string]any, inputKey, memoryKey string) (string, error) {
+// Query returns the query of a load, by the rule a save finds its human
+// message by, langchaingo's: inputs[key] if key is set, else the only key
+// other than memoryKey. Several keys and no key set give an error ("multiple
+// keys and no input key set"), as does a set key that is missing, both
+// wrapping [engram.ErrInvalidInput], so that a load never silently runs
+// without the question a save would have stored. No inputs (nil, empty, or
+// only the memory's key) and a nil value are a load without a question,
+// query ""; a non-string value is an error.
+func Query(inputs map[string]any, key, memoryKey string) (string, error) {
 	if len(inputs) == 0 {
 		return "", nil
 	}
-	key := inputKey
-	if key == "" {
-		key = "input"
-		if _, ok := inputs[key]; !ok {
-			var only []string
-			for k := range inputs {
-				if k != memoryKey {
-					only = append(only, k)
-				}
-			}
-			if len(only) != 1 {
-				return "", nil
-			}
-			key = only[0]
-		}
+	k, ok, err := inputKey(inputs, key, memoryKey, "WithInputKey")
+	if err != nil || !ok {
+		return "", err
 	}
-	v, ok := inputs[key]
-	if !ok || v == nil {
+	if inputs[k] == nil {
 		return "", nil
 	}
-	s, ok := v.(string)
-	if !ok {
-		return "", fmt.Errorf("query key %q holds %T, want string: %w", key, v, engram.ErrInvalidInput)
-	}
-	return s, nil
+	return str(inputs, k)
 }
 
 // VisiblePrefix reports whether p can start a rendered history line: the

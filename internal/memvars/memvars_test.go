@@ -3,6 +3,7 @@ package memvars
 import (
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,45 +11,80 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
-func TestPick(t *testing.T) {
+// TestInputKeyRule: a save's human message and a load's query are found
+// by one rule, langchaingo's: the key set, else the only key other than the
+// memory's; several keys and none set is an error on both, never a guess.
+func TestInputKeyRule(t *testing.T) {
 	tests := []struct {
 		name     string
 		m        map[string]any
-		want     string
+		key      string
 		value    string
-		badInput bool
+		badInput bool // on save and on load alike
 	}{
 		{"named key", map[string]any{"q": "x", "other": 1}, "q", "x", false},
 		{"only key", map[string]any{"anything": "x", "history": "h"}, "", "x", false},
-		{"fallback", map[string]any{"input": "x", "extra": "y"}, "", "x", false},
-		{"nil", nil, "", "", true},
-		{"empty", map[string]any{}, "", "", true},
+		{"ambiguous with input", map[string]any{"input": "x", "extra": "y"}, "", "", true},
+		{"ambiguous with question", map[string]any{"question": "x", "context": "y"}, "", "", true},
 		{"ambiguous", map[string]any{"a": "x", "b": "y"}, "", "", true},
 		{"missing", map[string]any{"a": "x"}, "q", "", true},
 		{"not a string", map[string]any{"input": 3}, "", "", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := Pick(tt.m, tt.want, "history", "input")
+			got, err := Input(tt.m, tt.key, "history")
 			if tt.badInput != errors.Is(err, engram.ErrInvalidInput) || got != tt.value {
-				t.Fatalf("Pick = %q, %v", got, err)
+				t.Errorf("Input = %q, %v", got, err)
+			}
+			q, qerr := Query(tt.m, tt.key, "history")
+			if tt.badInput != errors.Is(qerr, engram.ErrInvalidInput) || q != tt.value {
+				t.Errorf("Query = %q, %v; save and load must agree", q, qerr)
+			}
+			if tt.key == "" && len(tt.m) > 1 && tt.badInput {
+				for _, e := range []error{err, qerr} {
+					if e != nil && !strings.Contains(e.Error(), "multiple keys and no input key set") {
+						t.Errorf("error %q does not say what langchaingo's does", e)
+					}
+				}
 			}
 		})
 	}
+	// A save needs a message; a load may come without a question.
+	for _, m := range []map[string]any{nil, {}, {"history": "h"}} {
+		if _, err := Input(m, "", "history"); !errors.Is(err, engram.ErrInvalidInput) {
+			t.Errorf("Input(%v): %v, want an error", m, err)
+		}
+		if q, err := Query(m, "", "history"); q != "" || err != nil {
+			t.Errorf("Query(%v) = %q, %v; want a load without a question", m, q, err)
+		}
+	}
+	if q, err := Query(map[string]any{"input": nil}, "", "history"); q != "" || err != nil {
+		t.Errorf("a nil query: %q, %v", q, err)
+	}
 }
 
-func TestQuery(t *testing.T) {
-	if q, err := Query(nil, "", "history"); q != "" || err != nil {
-		t.Fatalf("nil inputs: %q, %v", q, err)
-	}
-	if q, _ := Query(map[string]any{"question": "why?", "history": "h"}, "", "history"); q != "why?" {
-		t.Fatalf("only key: %q", q)
-	}
-	if q, _ := Query(map[string]any{"a": "1", "b": "2"}, "", "history"); q != "" {
-		t.Fatalf("ambiguous: %q", q)
-	}
-	if _, err := Query(map[string]any{"input": 1}, "", "history"); !errors.Is(err, engram.ErrInvalidInput) {
-		t.Fatalf("non-string: %v", err)
+func TestOutput(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		m        map[string]any
+		key      string
+		value    string
+		badInput bool
+	}{
+		{"named key", map[string]any{"answer": "x", "source": "y"}, "answer", "x", false},
+		{"only key", map[string]any{"text": "x"}, "", "x", false},
+		{"an executor's steps beside its output", map[string]any{"output": "x", "intermediateSteps": []int{1}}, "", "x", false},
+		{"ambiguous", map[string]any{"text": "x", "answer": "y"}, "", "", true},
+		{"missing", map[string]any{"output": "x"}, "answer", "", true},
+		{"nil", nil, "", "", true},
+		{"not a string", map[string]any{"output": 1}, "", "", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Output(tt.m, tt.key, "history")
+			if tt.badInput != errors.Is(err, engram.ErrInvalidInput) || got != tt.value {
+				t.Errorf("Output = %q, %v", got, err)
+			}
+		})
 	}
 }
 
@@ -94,7 +130,7 @@ func TestLine(t *testing.T) {
 }
 
 // TestStep: an observed step renders under one label, never a role label
-// followed by a kind label ("tool: tool_result: …", issue 14).
+// followed by a kind label ("tool: tool_result: …").
 func TestStep(t *testing.T) {
 	for _, tt := range []struct {
 		kind engram.StepKind

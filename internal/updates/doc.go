@@ -1,7 +1,7 @@
 // Package updates generates conversations in which facts change: a fact is
 // stated, then changed one to three times in later sessions (or corrected
 // on the spot: "no, Tuesday, not Monday"), and the questions asked at the
-// end want its current value. It is the workload of issue 15's update
+// end want its current value. It is the workload of the update
 // evaluation (internal/eval.Updates).
 //
 //	Sample ─┬─ dataset.Sample: dated sessions of turns; QA with evidence

@@ -30,7 +30,7 @@ type Config struct {
 	Dialogue []dataset.Sample
 }
 
-// DefaultConfig returns the set issue 15's evaluation uses: ten
+// DefaultConfig returns the set the update evaluation uses: ten
 // conversations of twelve sessions, about 430 turns each.
 func DefaultConfig() Config {
 	return Config{Seed: 1, Conversations: 10, Sessions: 12, Filler: 14}

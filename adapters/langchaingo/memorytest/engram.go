@@ -158,6 +158,24 @@ func keys(t *testing.T, newMemory NewFunc) {
 			t.Fatalf("the lone input and output keys were not read:\n%s", h)
 		}
 	})
+	// Several input keys and none set: save and load both refuse, as
+	// langchaingo's buffers do, rather than each guessing on its own.
+	t.Run("Ambiguous", func(t *testing.T) {
+		m := mustNew(t, newMemory, Options{})
+		in := map[string]any{"question": "My cat Miso is nine.", "context": "a note"}
+		err := m.SaveContext(ctx, in, map[string]any{"output": "Miso sounds lovely."})
+		if !errors.Is(err, engram.ErrInvalidInput) || !strings.Contains(err.Error(), "multiple keys and no input key set") {
+			t.Fatalf("save with keys question and context: %v, want engram.ErrInvalidInput, multiple keys and no input key set", err)
+		}
+		save(t, m, map[string]any{"question": "My cat Miso is nine."}, map[string]any{"output": "Miso sounds lovely."})
+		_, err = m.LoadMemoryVariables(ctx, map[string]any{"question": "How old is Miso?", "context": "a note"})
+		if !errors.Is(err, engram.ErrInvalidInput) || !strings.Contains(err.Error(), "multiple keys and no input key set") {
+			t.Fatalf("load with keys question and context: %v, want engram.ErrInvalidInput, multiple keys and no input key set", err)
+		}
+		if r, ok := m.Explain(); ok {
+			t.Fatalf("a refused load left a report for %q", r.Query)
+		}
+	})
 	t.Run("Set", func(t *testing.T) {
 		m := mustNew(t, newMemory, Options{MemoryKey: "chat_history", InputKey: "question", OutputKey: "answer"})
 		if k := m.GetMemoryKey(ctx); k != "chat_history" {

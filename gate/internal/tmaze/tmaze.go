@@ -34,7 +34,7 @@ type Config struct {
 	HalfLife float64
 }
 
-// DefaultConfig is the task of the issue: L = 1,000, K = 8, a tenth of the
+// DefaultConfig is the task the gate is measured on: L = 1,000, K = 8, a tenth of the
 // distractors cue-like.
 func DefaultConfig() Config {
 	return Config{L: 1000, K: 8, CueWindow: 16, Lookalikes: 0.1, HalfLife: 8}

@@ -1,0 +1,115 @@
+package ratedistortion
+
+import (
+	"slices"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/relevance"
+)
+
+// An exact repeat is a turn said again: a human message, alone or with
+// its reply, whose every unit has the role and the text (white space
+// squashed) of the pool's latest turn that starts with that message. It
+// is not stored a second time, where copies would fill the budget ("My
+// team meets on Mondays." kept nine times): the turn it repeats moves to
+// the end of the pool, as if said now, with a new sequence number and the
+// new time, and keeps its id, its pins and what loads and rewards taught
+// of it. Its facts count from its new place, so a statement said again
+// is the newest value of its slots. Anything else — a reply alone, a tool
+// call or its result, a turn whose reply differs — is stored as usual.
+
+// repeated returns the pool positions of the turn es repeats exactly, in
+// order; nil if es is not a human turn or repeats none. b.mu is held.
+func (b *Buffer) repeated(es []*entry) []int {
+	if len(es) == 0 || len(es) > 2 || es[0].unit.Role != engram.RoleHuman ||
+		len(es) == 2 && es[1].unit.Role != engram.RoleAI {
+		return nil
+	}
+	for i := len(b.pool) - 1; i >= 0; i-- {
+		e := b.pool[i]
+		if e.unit.Role != engram.RoleHuman || !sameSquashed(e.unit.Text, es[0].unit.Text) {
+			continue
+		}
+		// A human message opens its turn; its reply, if any, follows it.
+		at := []int{i}
+		if j := i + 1; j < len(b.pool) && b.pool[j].unit.Group == e.unit.Group {
+			at = append(at, j)
+		}
+		if len(at) != len(es) || len(es) == 2 && (b.pool[at[1]].unit.Role != engram.RoleAI ||
+			!sameSquashed(b.pool[at[1]].unit.Text, es[1].unit.Text)) {
+			return nil // the latest turn with this message went otherwise
+		}
+		return at
+	}
+	return nil
+}
+
+// moveToEnd moves the units at positions at (consecutive, one turn) to the
+// end of the pool, as if said now, at the times of the fresh entries that
+// repeat them, and returns them. b.mu is held.
+func (b *Buffer) moveToEnd(at []int, fresh []*entry) []*entry {
+	first, end := at[0], at[len(at)-1]+1
+	moved := slices.Clone(b.pool[first:end])
+	b.pool = append(slices.Delete(b.pool, first, end), moved...)
+	for k, e := range moved {
+		b.slots.Remove(e.unit.Seq, e.unit.Facts)
+		e.unit.Seq = b.seq
+		b.seq++
+		e.unit.Time = fresh[k].unit.Time
+		b.slots.Add(e.unit.Seq, e.unit.Facts)
+	}
+	b.openHuman = -1
+	if len(moved) == 1 {
+		b.openHuman = moved[0].unit.Group // its reply is still to come
+	}
+	if end < len(b.pool) {
+		// Positions changed: the lexical index and the matrix are by
+		// position, and each unit's novelty is judged against those
+		// before it.
+		b.mat, b.matDim = b.mat[:0], 0
+		b.index = relevance.NewIndex()
+		for i, e := range b.pool {
+			b.index.Add(i, e.unit.Text, i-1, e.indexTerms())
+		}
+	}
+	return moved
+}
+
+// sameSquashed reports whether a and b are the same text once each run of
+// white space is one space and leading and trailing white space dropped,
+// without building either.
+func sameSquashed(a, b string) bool {
+	i, j := skipSpace(a, 0), skipSpace(b, 0)
+	for i < len(a) && j < len(b) {
+		ra, wa := utf8.DecodeRuneInString(a[i:])
+		rb, wb := utf8.DecodeRuneInString(b[j:])
+		sa, sb := unicode.IsSpace(ra), unicode.IsSpace(rb)
+		switch {
+		case sa && sb:
+			i, j = skipSpace(a, i), skipSpace(b, j)
+			if (i == len(a)) != (j == len(b)) {
+				return false
+			}
+		case sa || sb || ra != rb:
+			return false
+		default:
+			i, j = i+wa, j+wb
+		}
+	}
+	return skipSpace(a, i) == len(a) && skipSpace(b, j) == len(b)
+}
+
+// skipSpace returns the position of the first rune of s at or after i that
+// is not white space.
+func skipSpace(s string, i int) int {
+	for i < len(s) {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		if !unicode.IsSpace(r) {
+			break
+		}
+		i += w
+	}
+	return i
+}

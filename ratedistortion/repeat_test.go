@@ -1,0 +1,180 @@
+package ratedistortion
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/engram-go/engram"
+)
+
+// count returns how many units of b hold text.
+func count(b *Buffer, role engram.Role, text string) int {
+	n := 0
+	for _, u := range b.Units() {
+		if u.Role == role && u.Text == text {
+			n++
+		}
+	}
+	return n
+}
+
+// TestExactRepeatMerges: a turn said again, white space aside, is not
+// stored a second time; the turn it repeats moves to the end as if said
+// now, keeping its id, so a load shows it once and a question-free load,
+// which goes by recency, shows it.
+func TestExactRepeatMerges(t *testing.T) {
+	b := newBuffer(t, WithTokenBudget(200))
+	const fact, ok = "My team meets on Mondays.", "ok"
+	save(t, b, fact, ok)
+	first := b.Units()[0].ID
+	for i := range 200 {
+		save(t, b, fmt.Sprintf("Chatter line %d about the weather and lunch %d.", i, i%7), ok)
+		if i%20 == 19 {
+			in := fact
+			if i%40 == 39 {
+				in = "  My team   meets on\nMondays. " // the same once white space is squashed
+			}
+			save(t, b, in, ok)
+		}
+	}
+	if n := count(b, engram.RoleHuman, fact); n != 1 {
+		t.Fatalf("%d units hold %q, want 1", n, fact)
+	}
+	if got, want := b.Len(), 2*201; got != want {
+		t.Errorf("pool holds %d units, want %d: 200 turns of chatter and one of the fact", got, want)
+	}
+	us := b.Units()
+	last := us[len(us)-2]
+	if last.Text != fact || last.ID != first {
+		t.Errorf("the repeated turn is %q (%s), want %q keeping its id %s at the end", last.Text, last.ID, fact, first)
+	}
+	for i := 1; i < len(us); i++ {
+		if us[i].Seq <= us[i-1].Seq {
+			t.Fatalf("units out of sequence at %d: %d after %d", i, us[i].Seq, us[i-1].Seq)
+		}
+	}
+	for _, q := range []string{"When does my team meet?", ""} {
+		h := load(t, b, q)
+		if n := strings.Count(h, fact); n != 1 {
+			t.Errorf("query %q: the history shows the fact %d times, want once:\n%s", q, n, h)
+		}
+	}
+	// What a turn learned stays with it: a pin, for one.
+	if err := b.Pin(first); err != nil {
+		t.Fatal(err)
+	}
+	save(t, b, fact, ok)
+	for _, u := range b.Units() {
+		if u.ID == first && !u.Flags.Has(engram.FlagPinned) {
+			t.Error("the repeated turn lost its pin")
+		}
+	}
+}
+
+// TestNotARepeat: only a human turn said again, role for role and word for
+// word, merges: a different reply, another role, a reply alone, or a
+// message with other words is stored as usual.
+func TestNotARepeat(t *testing.T) {
+	ctx := context.Background()
+	b := newBuffer(t)
+	save(t, b, "I like tea.", "Noted.")
+	save(t, b, "I like tea.", "You said so before.") // the turn went otherwise
+	if n := count(b, engram.RoleHuman, "I like tea."); n != 2 {
+		t.Errorf("a repeat with another reply: %d units, want 2", n)
+	}
+	save(t, b, "Noted.", "I like tea.") // the same texts, other roles
+	if n := count(b, engram.RoleAI, "I like tea."); n != 1 {
+		t.Errorf("an AI line with a human's text: %d units, want 1", n)
+	}
+	save(t, b, "I like tea!", "Noted.")
+	if n := count(b, engram.RoleHuman, "I like tea!"); n != 1 {
+		t.Errorf("other words: %d units", n)
+	}
+	before := b.Len()
+	if err := b.SaveContext(ctx, map[string]any{"input": ""}, map[string]any{"output": "You said so before."}); err != nil {
+		t.Fatal(err)
+	}
+	if b.Len() != before+1 {
+		t.Errorf("a reply alone was not stored: %d units, want %d", b.Len(), before+1)
+	}
+	// The latest turn with a message decides: it went with "You said so
+	// before.", so a repeat of the first turn is a new turn.
+	save(t, b, "I like tea.", "Noted.")
+	if n := count(b, engram.RoleHuman, "I like tea."); n != 3 {
+		t.Errorf("%d units hold the message, want 3", n)
+	}
+	// Said again exactly as the latest, it merges.
+	save(t, b, "I like tea.", "Noted.")
+	if n := count(b, engram.RoleHuman, "I like tea."); n != 3 {
+		t.Errorf("%d units hold the message, want 3", n)
+	}
+}
+
+// TestRepeatAwaitingItsReply: a message said again alone moves its turn to
+// the end, and the reply that follows joins it.
+func TestRepeatAwaitingItsReply(t *testing.T) {
+	ctx := context.Background()
+	b := newBuffer(t)
+	human := func(s string) {
+		t.Helper()
+		if err := b.SaveContext(ctx, map[string]any{"input": s}, map[string]any{"output": ""}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	human("Remind me about the dentist.")
+	save(t, b, "Something else.", "Sure.")
+	human("Remind me about the dentist.")
+	if err := b.SaveContext(ctx, map[string]any{"input": ""}, map[string]any{"output": "On Friday."}); err != nil {
+		t.Fatal(err)
+	}
+	us := b.Units()
+	if len(us) != 4 {
+		t.Fatalf("%d units, want 4", len(us))
+	}
+	if us[2].Text != "Remind me about the dentist." || us[3].Text != "On Friday." || us[2].Group != us[3].Group {
+		t.Errorf("the repeated message and its reply are not one turn at the end: %+v", us[2:])
+	}
+}
+
+// TestRepeatSurvivesSave: a buffer whose turns moved saves and restores,
+// and a repeat after restoring still merges.
+func TestRepeatSurvivesSave(t *testing.T) {
+	b := newBuffer(t, WithTokenBudget(200))
+	save(t, b, "My team meets on Mondays.", "ok")
+	save(t, b, "I had soup.", "ok")
+	save(t, b, "My team meets on Mondays.", "ok")
+	c := restored(t, saved(t, b))
+	if got, want := wall(c.Units()), wall(b.Units()); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("restored units\n%v\nwant\n%v", got, want)
+	}
+	save(t, c, "I had soup.", "ok")
+	if n := count(c, engram.RoleHuman, "I had soup."); n != 1 || c.Len() != 4 {
+		t.Errorf("after restoring, a repeat gave %d copies and %d units, want 1 and 4", n, c.Len())
+	}
+	if _, err := Restore(context.Background(), strings.NewReader(string(saved(t, c)))); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSameSquashed(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{"a b", "a b", true},
+		{"  a \t b\n", "a b", true},
+		{"a\u00a0b", "a b", true},
+		{"ab", "a b", false},
+		{"a b", "a bc", false},
+		{"a b ", "a b c", false},
+		{"", "  ", true},
+		{"é x", "é  x", true},
+		{"a", "", false},
+	} {
+		if got := sameSquashed(tt.a, tt.b); got != tt.want || sameSquashed(tt.b, tt.a) != tt.want {
+			t.Errorf("sameSquashed(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
