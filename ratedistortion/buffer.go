@@ -53,6 +53,7 @@ type Buffer struct {
 	slots     facts.Slots          // which pool units state which fact slot (facts.go)
 	slotVec   map[string][]float32 // each slot's words embedded, by key (embedSlots)
 	credit    *credit.Ledger       // what ratings taught (Reward)
+	said      map[uint64]*entry    // the latest human message of each text, by squashedHash (repeat.go)
 }
 
 var (
@@ -91,6 +92,7 @@ func (b *Buffer) reset() {
 	b.slots.Clear()
 	b.slotVec = nil
 	b.credit = credit.New()
+	b.said = make(map[uint64]*entry)
 	b.cleared++
 }
 
@@ -176,6 +178,7 @@ func (b *Buffer) AddMessages(ctx context.Context, msgs ...llms.ChatMessage) erro
 	} else {
 		for i, e := range es {
 			b.place(e, keep[i])
+			b.noteSaid(e)
 		}
 	}
 	b.learnFromReferral(es)

@@ -67,6 +67,7 @@ func (b *Buffer) enforceCap() {
 		if u, ok := drop[e.unit.Group]; ok {
 			delete(b.byID, e.unit.ID)
 			b.credit.Forget(e.unit.ID)
+			b.forgetSaid(e)
 			b.slots.Remove(e.unit.Seq, e.unit.Facts)
 			if b.opts.longTerm != nil {
 				d := engram.Demoted{Unit: e.unit, Retrieved: e.retrieved, Reward: e.reward, FactsRead: e.factsRead}

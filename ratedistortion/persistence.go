@@ -256,6 +256,7 @@ func (b *Buffer) install(ctx context.Context, s *snapshot) error {
 		b.index.Add(i, e.unit.Text, i-1, e.indexTerms())
 		b.pool = append(b.pool, e)
 		b.byID[e.unit.ID] = e
+		b.noteSaid(e)
 	}
 	return nil
 }

@@ -1,7 +1,9 @@
 package ratedistortion
 
 import (
+	"cmp"
 	"slices"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -27,23 +29,64 @@ func (b *Buffer) repeated(es []*entry) []int {
 		len(es) == 2 && es[1].unit.Role != engram.RoleAI {
 		return nil
 	}
-	for i := len(b.pool) - 1; i >= 0; i-- {
-		e := b.pool[i]
-		if e.unit.Role != engram.RoleHuman || !sameSquashed(e.unit.Text, es[0].unit.Text) {
+	e := b.said[squashedHash(es[0].unit.Text)]
+	if e == nil || b.byID[e.unit.ID] != e || !sameSquashed(e.unit.Text, es[0].unit.Text) {
+		return nil
+	}
+	i, found := slices.BinarySearchFunc(b.pool, e.unit.Seq, func(x *entry, seq int64) int { return cmp.Compare(x.unit.Seq, seq) })
+	if !found || b.pool[i] != e {
+		return nil
+	}
+	// A human message opens its turn; its reply, if any, follows it.
+	at := []int{i}
+	if j := i + 1; j < len(b.pool) && b.pool[j].unit.Group == e.unit.Group {
+		at = append(at, j)
+	}
+	if len(at) != len(es) || len(es) == 2 && (b.pool[at[1]].unit.Role != engram.RoleAI ||
+		!sameSquashed(b.pool[at[1]].unit.Text, es[1].unit.Text)) {
+		return nil // the latest turn with this message went otherwise
+	}
+	return at
+}
+
+// noteSaid remembers e, just placed, as the latest human message with its
+// text, so that repeated finds it without scanning the pool. b.mu is held.
+func (b *Buffer) noteSaid(e *entry) {
+	if e.unit.Role == engram.RoleHuman {
+		b.said[squashedHash(e.unit.Text)] = e
+	}
+}
+
+// forgetSaid drops e, leaving the pool, from what noteSaid remembers.
+// b.mu is held.
+func (b *Buffer) forgetSaid(e *entry) {
+	h := squashedHash(e.unit.Text)
+	if b.said[h] == e {
+		delete(b.said, h)
+	}
+}
+
+// squashedHash is FNV-1a of s with each run of white space one space and
+// leading and trailing white space dropped: texts sameSquashed calls equal
+// hash alike.
+func squashedHash(s string) uint64 {
+	const offset, prime = 14695981039346656037, 1099511628211
+	h := uint64(offset)
+	space := false
+	for _, r := range strings.TrimSpace(s) {
+		if unicode.IsSpace(r) {
+			space = true
 			continue
 		}
-		// A human message opens its turn; its reply, if any, follows it.
-		at := []int{i}
-		if j := i + 1; j < len(b.pool) && b.pool[j].unit.Group == e.unit.Group {
-			at = append(at, j)
+		if space {
+			h = (h ^ ' ') * prime
+			space = false
 		}
-		if len(at) != len(es) || len(es) == 2 && (b.pool[at[1]].unit.Role != engram.RoleAI ||
-			!sameSquashed(b.pool[at[1]].unit.Text, es[1].unit.Text)) {
-			return nil // the latest turn with this message went otherwise
+		for ; r > 0; r >>= 8 {
+			h = (h ^ uint64(r&0xff)) * prime
 		}
-		return at
 	}
-	return nil
+	return h
 }
 
 // moveToEnd moves the units at positions at (consecutive, one turn) to the

@@ -1,0 +1,136 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/engram-go/engram/internal/dataset"
+	"github.com/tmc/langchaingo/schema"
+)
+
+// scaleTurns returns n turns of real dialogue: the development set's turns
+// in order, then, past them, turns that join the first half of one real
+// turn to the second half of another, so that no two repeat and nothing
+// merges away.
+func scaleTurns(ss []dataset.Sample, n int) []string {
+	var real []string
+	for i := range ss {
+		for _, t := range ss[i].Turns() {
+			real = append(real, turnText(t))
+		}
+	}
+	out := make([]string, 0, n)
+	for i := 0; len(out) < n; i++ {
+		if i < len(real) {
+			out = append(out, real[i])
+			continue
+		}
+		a := strings.Fields(real[(i*7919)%len(real)])
+		b := strings.Fields(real[(i*104729+13)%len(real)])
+		out = append(out, strings.Join(a[:(len(a)+1)/2], " ")+" "+strings.Join(b[len(b)/2:], " ")+fmt.Sprintf(" (%d)", i))
+	}
+	return out
+}
+
+// BenchmarkLoadAtScale fills stemmed BM25 over an inverted index and
+// engram's backends with 10,000 and 100,000 turns of real dialogue
+// (scaleTurns) and times loads at 1,024 tokens, the memories taking turns
+// on each of the development set's questions. It reports each memory's
+// median load, its ratio to BM25's, and the exponent of its growth from the
+// smaller size to the larger (1 is linear). Sizes are ENGRAM_SCALE, comma-
+// separated (default 10000,100000); memories ENGRAM_SCALE_MEMORIES (default
+// rd,dmem). Run it with
+//
+//	go test ./internal/eval -run '^$' -bench LoadAtScale -benchtime 1x -timeout 60m
+func BenchmarkLoadAtScale(b *testing.B) {
+	ss, err := dataset.ReadFile(devPath())
+	if err != nil {
+		b.Skipf("no development set: %v", err)
+	}
+	sizes := []int{10000, 100000}
+	if v := os.Getenv("ENGRAM_SCALE"); v != "" {
+		sizes = nil
+		for _, f := range strings.Split(v, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n <= 0 {
+				b.Fatalf("ENGRAM_SCALE: %q", f)
+			}
+			sizes = append(sizes, n)
+		}
+	}
+	names := "rd,dmem"
+	if v := os.Getenv("ENGRAM_SCALE_MEMORIES"); v != "" {
+		names = v
+	}
+	ms, err := Select(Known(), "bm25,"+names)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var qs []string
+	for i := range ss {
+		for _, qa := range ss[i].QA {
+			qs = append(qs, qa.Question)
+		}
+	}
+	ctx := context.Background()
+	const loads = 300
+	p50 := make(map[string][]time.Duration) // by memory, by size
+	for b.Loop() {
+		for _, n := range sizes {
+			turns := scaleTurns(ss, n)
+			mems := make([]schema.Memory, len(ms))
+			for k, m := range ms {
+				mem, err := m.New(ctx, 1024, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				start := time.Now()
+				for i := 0; i+1 < len(turns); i += 2 {
+					if err := mem.SaveContext(ctx, map[string]any{"input": turns[i]}, map[string]any{"output": turns[i+1]}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(time.Since(start).Microseconds())/float64(n), fmt.Sprintf("%s-%d-µs/save", m.Name, n))
+				mems[k] = mem
+			}
+			spent := make([][]time.Duration, len(ms))
+			for i := range loads {
+				in := map[string]any{"input": qs[(i*31)%len(qs)]}
+				for k, mem := range mems {
+					start := time.Now()
+					if _, err := mem.LoadMemoryVariables(ctx, in); err != nil {
+						b.Fatal(err)
+					}
+					spent[k] = append(spent[k], time.Since(start))
+				}
+			}
+			for k, m := range ms {
+				slices.Sort(spent[k])
+				med := spent[k][len(spent[k])/2]
+				p50[m.Name] = append(p50[m.Name], med)
+				b.ReportMetric(float64(med.Microseconds()), fmt.Sprintf("%s-%d-µs/load", m.Name, n))
+				if k > 0 {
+					b.ReportMetric(float64(med)/float64(p50["bm25"][len(p50["bm25"])-1]), fmt.Sprintf("%s-%d-×bm25", m.Name, n))
+				}
+				if m.Close != nil {
+					m.Close(mems[k])
+				}
+			}
+		}
+	}
+	if len(sizes) >= 2 {
+		for _, m := range ms {
+			ts := p50[m.Name]
+			first, last := ts[0], ts[len(ts)-1]
+			e := math.Log(float64(last)/float64(first)) / math.Log(float64(sizes[len(sizes)-1])/float64(sizes[0]))
+			b.ReportMetric(e, m.Name+"-growth")
+		}
+	}
+}
