@@ -243,6 +243,11 @@ func (b *Buffer) selectUnits(query string, qvec []float32) (*selection, error) {
 		}
 	}
 	s.stale = b.supersede(rel, qvec)
+	if n > gatherAbove && query != "" {
+		order = b.gather(order, rel, s.stale)
+		n = len(order)
+		s.order, s.units, s.kept, s.own = order, grow(s.units, n), grow(s.kept, n), grow(s.own, n)
+	}
 	var itemOfGroup map[int64]int // made for the first tool call
 	lastGroup, lastItem := int64(-1), -1
 	items, members, own := s.items, s.members, s.own

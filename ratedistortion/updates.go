@@ -105,8 +105,14 @@ func dependsOn(s *selection, i int) int {
 	if e.origin != "" || !e.facts.Qualifies && !e.facts.Corrects {
 		return -1
 	}
+	// Distances are in the pool: a load over gathered candidates
+	// (gather.go) skips the units between them.
 	for j := i - 1; j >= max(0, i-facts.Reach); j-- {
-		if f := s.units[j].e; f.origin == "" && facts.Depends(e.facts, f.facts, i-j) {
+		k := s.order[i] - s.order[j]
+		if k > facts.Reach {
+			break
+		}
+		if f := s.units[j].e; f.origin == "" && facts.Depends(e.facts, f.facts, k) {
 			return j
 		}
 	}

@@ -1,0 +1,96 @@
+package ratedistortion
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/facts"
+	"github.com/engram-go/engram/internal/relevance"
+)
+
+// A load over a large pool gathers before it selects. Relevance is computed
+// for every unit — from the lexical index's postings and one pass of
+// products over the embedding matrix — but features, utilities and the
+// knapsack, which cost most per unit, run only over the candidates: the
+// most relevant units, the newest, what is pinned or a directive, and the
+// units a candidate is kept or dropped with (its pair, its tool group, the
+// turns it depends on or that depend on it, the statement superseding it).
+// Units outside them hold little relevance and no recency: with a budget
+// of thousands of tokens they would not be chosen. Below gatherAbove units
+// every unit is a candidate, so a pool of the size the development set's
+// conversations reach is selected exactly as before.
+const (
+	// gatherAbove is the pool size above which a load gathers.
+	gatherAbove = 4096
+	// gatherTop is how many of the most relevant units are candidates.
+	gatherTop = 768
+	// gatherRecent is how many of the newest units are candidates: past
+	// 30 half-lives (the default 8 units) recency is 0.
+	gatherRecent = 256
+	// gatherReach is how far on each side of a candidate its neighbours
+	// join it: a pair, a short tool group, a turn it depends on.
+	gatherReach = max(2, facts.Reach)
+)
+
+// gather returns the candidates among order (chronological, numbered as
+// entryAt numbers them), in the same order. rel is the relevance of each,
+// stale the superseded units. b.mu is held.
+func (b *Buffer) gather(order []int, rel []float64, stale map[*entry]string) []int {
+	n := len(b.pool)
+	in := make(map[int]bool, gatherTop+gatherRecent+64)
+	add := func(d int) {
+		if d < 0 || d >= len(rel) || in[d] {
+			return
+		}
+		in[d] = true
+		if d >= n {
+			return // a guest: its neighbours are the tier's
+		}
+		e := b.pool[d]
+		for k := -gatherReach; k <= gatherReach; k++ {
+			if j := d + k; j >= 0 && j < n && !in[j] && (k == 0 || b.pool[j].unit.Group == e.unit.Group || k*k <= facts.Reach*facts.Reach) {
+				in[j] = true
+			}
+		}
+		// A tool group reaches further than its neighbours when calls and
+		// results interleave.
+		if len(e.toolIDs) > 0 {
+			for j := d - 1; j >= 0 && j >= d-64 && b.pool[j].unit.Group >= e.unit.Group-1; j-- {
+				if b.pool[j].unit.Group == e.unit.Group {
+					in[j] = true
+				}
+			}
+			for j := d + 1; j < n && j <= d+64; j++ {
+				if b.pool[j].unit.Group == e.unit.Group {
+					in[j] = true
+				}
+			}
+		}
+	}
+	for _, d := range relevance.Top(rel, gatherTop) {
+		add(d)
+	}
+	for d := max(0, n-gatherRecent); d < len(rel); d++ {
+		add(d) // the newest and every guest
+	}
+	for d, e := range b.pool {
+		if e.unit.Flags.Has(engram.FlagPinned) || e.unit.Flags.Has(engram.FlagDirective) {
+			add(d)
+		}
+	}
+	for _, id := range stale {
+		if e := b.byID[id]; e != nil {
+			if d, ok := slices.BinarySearchFunc(b.pool, e.unit.Seq, func(x *entry, seq int64) int { return cmp.Compare(x.unit.Seq, seq) }); ok {
+				add(d)
+			}
+		}
+	}
+	out := order[:0]
+	for _, d := range order {
+		if in[d] {
+			out = append(out, d)
+		}
+	}
+	return out
+}
