@@ -15,4 +15,8 @@ var (
 	ErrNotFound = errors.New("engram: not found")
 	// ErrClosed reports use of a closed memory.
 	ErrClosed = errors.New("engram: closed")
+	// ErrPanicked reports that something plugged into a memory (a
+	// long-term tier, a fact extractor, a summariser, an embedder, a chat
+	// history) panicked; the memory recovered.
+	ErrPanicked = errors.New("engram: plug-in panicked")
 )
