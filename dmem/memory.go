@@ -813,13 +813,16 @@ type Stats struct {
 	// "bbolt, chromem-go exact search" or, from dmem/pgstore,
 	// "postgres, exact scan over bytea embeddings".
 	Store string
+	// Failures counts the failed calls into what was plugged into the
+	// memory (see [WithErrorHandler]).
+	Failures engram.Failures
 }
 
 // Stats returns the memory's counts.
 func (m *Memory) Stats() Stats {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	return Stats{Core: m.heap.Len(), Short: len(m.short), Steps: m.st.Steps, Rewards: m.st.Rewards, Lambda: m.lambda(), Store: m.storeName()}
+	return Stats{Core: m.heap.Len(), Short: len(m.short), Steps: m.st.Steps, Rewards: m.st.Rewards, Lambda: m.lambda(), Store: m.storeName(), Failures: m.opts.guards.Failures()}
 }
 
 // storeName describes the memory's store.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/internal/facts"
+	"github.com/engram-go/engram/internal/guard"
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
 	"github.com/tmc/langchaingo/llms"
@@ -24,8 +25,6 @@ type Buffer struct {
 	// hist orders the chat history's writes as the pool's (history.go).
 	// Taken before mu.
 	hist sync.Mutex
-
-	downMu sync.Mutex // serialises hand-downs to the long-term tier (tier.go)
 
 	mu        sync.Mutex // guards everything below
 	pool      []*entry   // chronological; position = lexical document id
@@ -47,6 +46,7 @@ type Buffer struct {
 	recalled  map[string]*entry    // units recalled from the long-term tier, cached prepared, by origin
 	loads     int64                // loads so far, for the cache's last use
 	demoted   []engram.Demoted     // let go by the cap, not yet handed to the long-term tier
+	handing   bool                 // a hand-down of demoted's front is running (tier.go)
 	mat       []float32            // the pool's dense embeddings in one matrix, row i = pool[i] (see matrix)
 	matDim    int                  // their dimension: 0 before the first, −1 once one does not fit
 	slots     facts.Slots          // which pool units state which fact slot (facts.go)
@@ -154,7 +154,9 @@ func (b *Buffer) AddMessages(ctx context.Context, msgs ...llms.ChatMessage) erro
 	if err != nil {
 		return err
 	}
-	b.extractFacts(ctx, es)
+	if err := b.extractFacts(ctx, es); err != nil {
+		return err
+	}
 	b.embedSlots(ctx, es)
 	if b.opts.history != nil {
 		b.hist.Lock()
@@ -277,6 +279,25 @@ func (b *Buffer) Units() []engram.Unit {
 	return out
 }
 
+// Stats counts what the buffer holds and what failed.
+type Stats struct {
+	// Units is how many units the pool holds.
+	Units int
+	// Queued is how many units the pool cap let go that wait for the
+	// long-term tier ([WithLongTerm]) to take them.
+	Queued int
+	// Failures counts the failed calls into what was plugged into the
+	// buffer (see [WithErrorHandler]).
+	Failures engram.Failures
+}
+
+// Stats returns the buffer's counts.
+func (b *Buffer) Stats() Stats {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return Stats{Units: len(b.pool), Queued: len(b.demoted), Failures: b.opts.guards.Failures()}
+}
+
 // Pin marks unit id (and so its pair or group) as always kept. A load fails
 // with [engram.ErrBudgetTooSmall] if pinned units alone exceed the budget.
 func (b *Buffer) Pin(id string) error { return b.setPinned(id, true) }
@@ -325,8 +346,11 @@ func (b *Buffer) Reward(ctx context.Context, r float64) error {
 	down := b.opts.longTerm != nil && b.showedLongTerm()
 	b.mu.Unlock()
 	if down {
-		if err := b.opts.longTerm.Reward(ctx, r); err != nil {
-			return fmt.Errorf("ratedistortion: reward the long-term tier: %w", err)
+		_, err := guard.Do(ctx, b.opts.guards.LongTerm, "reward", func(ctx context.Context) (struct{}, error) {
+			return struct{}{}, b.opts.longTerm.Reward(ctx, r)
+		})
+		if err != nil {
+			return fmt.Errorf("ratedistortion: reward: %w", err)
 		}
 	}
 	return nil

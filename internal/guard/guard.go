@@ -83,7 +83,8 @@ func Do[T any](ctx context.Context, g *Guard, op string, fn func(context.Context
 func call[T any](ctx context.Context, g *Guard, op string, fn func(context.Context) (T, error)) (v T, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			g.logger.Error(g.name+": "+op+" panicked", "panic", r, "stack", string(debug.Stack()))
+			// The caller logs the error, which holds r; the stack is only here.
+			g.logger.Error(g.name+": "+op+" panicked", "stack", string(debug.Stack()))
 			var zero T
 			v, err = zero, fmt.Errorf("%s: %s: %v: %w", g.name, op, r, engram.ErrPanicked)
 		}

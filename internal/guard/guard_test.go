@@ -15,7 +15,7 @@ import (
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 // slack is how late past its deadline a guarded call may return.
-const slack = 50 * time.Millisecond
+const slack = 100 * time.Millisecond
 
 func TestDo(t *testing.T) {
 	boom := errors.New("boom")

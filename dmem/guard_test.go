@@ -1,0 +1,163 @@
+package dmem
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/engram-go/engram"
+	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/memory"
+)
+
+// deadline is the caller's deadline in these tests, and slack how late
+// past it a call may return (the guard returns at once; a loaded machine
+// running the tests in parallel may take a while to schedule it).
+const (
+	deadline = 100 * time.Millisecond
+	slack    = 100 * time.Millisecond
+)
+
+var quietLog = WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
+
+// warm decodes the embedded word vectors, token ranks and lexicon, once per
+// process, before the first timed call.
+var warm sync.Once
+
+// timed runs fn under a context with the test deadline and fails t if fn
+// returns later than slack past it.
+func timed(t *testing.T, what string, fn func(ctx context.Context) error) error {
+	t.Helper()
+	warm.Do(func() {
+		if err := saveCtx(bg, newMemory(t), "Omar lives in Lisbon.", "Nice."); err != nil {
+			t.Fatal(err)
+		}
+	})
+	ctx, cancel := context.WithTimeout(bg, deadline)
+	defer cancel()
+	start := time.Now()
+	err := fn(ctx)
+	if d := time.Since(start); d > deadline+slack {
+		t.Errorf("%s took %v under a %v deadline", what, d, deadline)
+	}
+	return err
+}
+
+// errorLog collects what an error handler is told.
+type errorLog struct {
+	mu   sync.Mutex
+	errs []error
+}
+
+func (l *errorLog) handle(err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.errs = append(l.errs, err)
+}
+
+func (l *errorLog) count(target error) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, err := range l.errs {
+		if errors.Is(err, target) {
+			n++
+		}
+	}
+	return n
+}
+
+func saveCtx(ctx context.Context, m *Memory, in, out string) error {
+	return m.SaveContext(ctx, map[string]any{"input": in}, map[string]any{"output": out})
+}
+
+func TestExtractorFailuresAreCounted(t *testing.T) {
+	var log errorLog
+	m := newMemory(t, WithFacts(func(context.Context, engram.Unit, []engram.Fact) ([]engram.Fact, error) {
+		panic("extractor bug")
+	}), WithErrorHandler(log.handle), quietLog)
+	if err := saveCtx(bg, m, "Omar lives in Lisbon.", "Nice."); err != nil {
+		t.Fatalf("save with a panicking extractor: %v", err)
+	}
+	if st := m.Stats(); st.Steps != 2 || st.Failures.Facts != 2 || log.count(engram.ErrPanicked) != 2 {
+		t.Errorf("steps %d, failures %+v, told %v; want both units stored and their failures", st.Steps, st.Failures, log.errs)
+	}
+}
+
+func TestExtractorPastTheDeadlineFailsTheSave(t *testing.T) {
+	var log errorLog
+	m := newMemory(t, WithFacts(func(context.Context, engram.Unit, []engram.Fact) ([]engram.Fact, error) {
+		time.Sleep(time.Second)
+		return nil, nil
+	}), WithErrorHandler(log.handle), quietLog)
+	err := timed(t, "a save", func(ctx context.Context) error { return saveCtx(ctx, m, "Omar lives in Lisbon.", "Nice.") })
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("save = %v, want the deadline's error", err)
+	}
+	if st := m.Stats(); st.Steps != 0 || st.Failures.Facts != 1 || log.count(context.DeadlineExceeded) != 1 {
+		t.Errorf("steps %d, failures %+v, told %v; want nothing stored and the stuck call", st.Steps, st.Failures, log.errs)
+	}
+}
+
+// blockingEmbedder ignores its context and takes a second; panicking
+// embedders panic.
+type badEmbedder struct{ panics bool }
+
+func (e badEmbedder) EmbedDocuments(ctx context.Context, texts []string) ([][]float32, error) {
+	if e.panics {
+		panic("embedder bug")
+	}
+	time.Sleep(time.Second)
+	return nil, ctx.Err()
+}
+
+func (e badEmbedder) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
+	v, err := e.EmbedDocuments(ctx, []string{text})
+	if err != nil {
+		return nil, err
+	}
+	return v[0], nil
+}
+
+func TestFailingEmbedderFailsTheCallAlone(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		panics bool
+		want   error
+	}{{"panic", true, engram.ErrPanicked}, {"block", false, context.DeadlineExceeded}} {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMemory(t, WithEmbedder(badEmbedder{tt.panics}), quietLog)
+			err := timed(t, "a save", func(ctx context.Context) error { return saveCtx(ctx, m, "hello", "hi") })
+			if !errors.Is(err, tt.want) || m.Stats().Steps != 0 {
+				t.Fatalf("save = %v with %d steps, want %v and none", err, m.Stats().Steps, tt.want)
+			}
+			if f := m.Stats().Failures.Embedder; f != 1 {
+				t.Errorf("%d embedder failures counted, want 1", f)
+			}
+		})
+	}
+}
+
+// blockedHistory is a chat history whose writes block, ignoring their
+// context.
+type blockedHistory struct{ *memory.ChatMessageHistory }
+
+func (blockedHistory) AddMessage(context.Context, llms.ChatMessage) error {
+	time.Sleep(time.Second)
+	return nil
+}
+
+func TestBlockedChatHistoryReturnsAtTheDeadline(t *testing.T) {
+	m := newMemory(t, WithChatHistory(blockedHistory{memory.NewChatMessageHistory()}), quietLog)
+	err := timed(t, "a save", func(ctx context.Context) error { return saveCtx(ctx, m, "hello", "hi") })
+	if !errors.Is(err, context.DeadlineExceeded) || m.Stats().Steps != 0 {
+		t.Fatalf("save = %v with %d steps, want the deadline's error and none", err, m.Stats().Steps)
+	}
+	if f := m.Stats().Failures.ChatHistory; f != 1 {
+		t.Errorf("%d chat history failures counted, want 1", f)
+	}
+}
