@@ -163,11 +163,12 @@ func (m *Memory) reset() {
 // linesFingerprint identifies how unit token counts were made, so that a
 // reopened memory with other prefixes, another counter or another rendering
 // recounts them. The sample has a line break and a long run of mixed
-// digits, which the counter of earlier versions undercounted; "indented"
-// names the rendering of continuation lines (memvars.Line).
+// digits, which the counter of earlier versions undercounted; "escaped"
+// names the rendering of line breaks and control characters (memvars.Line;
+// "indented", before it, left control characters as they were).
 func (m *Memory) linesFingerprint() string {
 	sample := m.line(engram.RoleHuman, "tokens 12345 ünïcödé\nAI: "+strings.Repeat("1\u0663", 350))
-	return fmt.Sprintf("%s|%s|%d|indented", m.opts.humanPrefix, m.opts.aiPrefix, m.opts.counter(sample))
+	return fmt.Sprintf("%s|%s|%d|escaped", m.opts.humanPrefix, m.opts.aiPrefix, m.opts.counter(sample))
 }
 
 // Close commits what is pending and releases the store, unless it came from

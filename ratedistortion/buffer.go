@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/engram-go/engram"
@@ -100,11 +101,12 @@ func (b *Buffer) MemoryVariables(context.Context) []string { return []string{b.o
 // SaveContext stores the human message from inputs and the AI reply from
 // outputs as one pair, kept or dropped together. The keys are chosen as
 // [WithInputKey] and [WithOutputKey] describe; values must be strings.
-// On any error nothing is stored: a missing key, a nil map or a non-string
-// value gives an error wrapping [engram.ErrInvalidInput]. Empty messages are
-// skipped; invalid UTF-8 is stored with U+FFFD in place of bad bytes, and
-// trailing white space is dropped (it would merge with the line break and
-// spoil the exact count).
+// On any error nothing is stored: a missing key, a nil map, a non-string
+// value or two blank messages give an error wrapping
+// [engram.ErrInvalidInput], as in dmem. One blank message is skipped;
+// invalid UTF-8 is stored with U+FFFD in place of bad bytes, and trailing
+// white space is dropped (it would merge with the line break and spoil
+// the exact count).
 func (b *Buffer) SaveContext(ctx context.Context, inputs, outputs map[string]any) error {
 	if err := memvars.Context(ctx); err != nil {
 		return fmt.Errorf("ratedistortion: save: %w", err)
@@ -116,6 +118,9 @@ func (b *Buffer) SaveContext(ctx context.Context, inputs, outputs map[string]any
 	out, err := memvars.Pick(outputs, b.opts.outputKey, b.opts.memoryKey, "output", "text", "answer")
 	if err != nil {
 		return fmt.Errorf("ratedistortion: save outputs: %w", err)
+	}
+	if strings.TrimSpace(in) == "" && strings.TrimSpace(out) == "" {
+		return fmt.Errorf("ratedistortion: save: empty input and output: %w", engram.ErrInvalidInput)
 	}
 	var msgs []llms.ChatMessage
 	if in != "" {
@@ -360,13 +365,14 @@ func (b *Buffer) Reward(ctx context.Context, r float64) error {
 // result or error, a failed chain — rendered as dmem renders it: a tool's
 // step is a tool line, "tool: weather(Lyon) → 14C", any other a system
 // line naming its kind, "system: chain_error: …". The reward is not kept:
-// the text says how the step went.
+// the text says how the step went. Blank text or a non-finite reward give
+// an error wrapping [engram.ErrInvalidInput], as in dmem.
 func (b *Buffer) Observe(ctx context.Context, s engram.Step) error {
 	if math.IsNaN(s.Reward) || math.IsInf(s.Reward, 0) {
 		return fmt.Errorf("ratedistortion: observe reward %v: %w", s.Reward, engram.ErrInvalidInput)
 	}
-	if s.Text == "" {
-		return nil
+	if strings.TrimSpace(s.Text) == "" {
+		return fmt.Errorf("ratedistortion: observe: empty text: %w", engram.ErrInvalidInput)
 	}
 	role, text := memvars.Step(s)
 	return b.AddMessages(ctx, memvars.Message(role, text, ""))

@@ -185,10 +185,12 @@ func RestoreFile(ctx context.Context, path string, opts ...Option) (*Buffer, err
 // linesFingerprint identifies how the buffer counts a unit's line: a
 // buffer restored with other prefixes or another counter recounts them.
 // The sample has a line break and a long run of mixed digits, on which
-// counters differ.
+// counters differ; "escaped" names the rendering of line breaks and
+// control characters (memvars.Line; "indented", before it, left control
+// characters as they were).
 func (b *Buffer) linesFingerprint() string {
 	sample := b.line(engram.RoleHuman, "tokens 12345 ünïcödé\nAI: "+strings.Repeat("1\u0663", 350))
-	return fmt.Sprintf("%s|%s|%d|%d|indented", b.opts.humanPrefix, b.opts.aiPrefix, b.opts.counter(sample), b.opts.counter(b.line(engram.RoleAI, "ok")))
+	return fmt.Sprintf("%s|%s|%d|%d|escaped", b.opts.humanPrefix, b.opts.aiPrefix, b.opts.counter(sample), b.opts.counter(b.line(engram.RoleAI, "ok")))
 }
 
 // snapshot copies the buffer's state under its lock.
