@@ -9,13 +9,13 @@ import (
 	"maps"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/embed"
+	"github.com/engram-go/engram/internal/atomicfile"
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
 	"github.com/engram-go/engram/internal/text"
@@ -90,44 +90,25 @@ func (b *Buffer) Save(w io.Writer) error {
 }
 
 // SaveFile saves the buffer ([Buffer.Save]) to the file at path,
-// atomically: it writes a temporary file beside it, syncs it and renames
-// it over path, so that a crash leaves the old file or the new one, never
-// half of one. The file is readable and writable by its owner only
-// (0600): it holds the conversation.
-func (b *Buffer) SaveFile(path string) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, base+".tmp*")
-	if err != nil {
+// atomically: it writes a temporary file beside it (path's name, ".tmp",
+// digits), syncs it and renames it over path, so that a crash leaves the
+// old file or the new one, never half of one. The temporary files a
+// crashed SaveFile of path left behind are removed by the next SaveFile
+// or [RestoreFile] of path; one that a running SaveFile, of this process
+// or another, is writing is left alone (on Unix it holds a lock on it;
+// elsewhere a temporary file counts as left behind after an hour). The
+// file is readable and writable by its owner only (0600): it holds the
+// conversation.
+func (b *Buffer) SaveFile(path string) error {
+	var saveErr error // Save's own, already named
+	err := atomicfile.Write(path, func(w io.Writer) error {
+		saveErr = b.Save(w)
+		return saveErr
+	})
+	if err != nil && err != saveErr {
 		return fmt.Errorf("ratedistortion: save: %w", err)
 	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err := b.Save(f); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("ratedistortion: save: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("ratedistortion: save: %w", err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("ratedistortion: save: %w", err)
-	}
-	// The rename is durable once the directory is; some systems cannot
-	// sync one, and the file itself is whole either way.
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
+	return err
 }
 
 // Restore reads a buffer [Buffer.Save] wrote and returns it, configured by
@@ -172,8 +153,11 @@ func Restore(ctx context.Context, r io.Reader, opts ...Option) (*Buffer, error) 
 	return b, nil
 }
 
-// RestoreFile restores ([Restore]) the buffer saved in the file at path.
+// RestoreFile restores ([Restore]) the buffer saved in the file at path,
+// and removes the temporary files a crashed [Buffer.SaveFile] of path
+// left behind.
 func RestoreFile(ctx context.Context, path string, opts ...Option) (*Buffer, error) {
+	atomicfile.Clean(path)
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("ratedistortion: restore: %w", err)
