@@ -1,6 +1,9 @@
 package engram
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Errors shared by every engram memory, so callers can branch on them with
 // errors.Is whichever backend they use.
@@ -19,4 +22,8 @@ var (
 	// long-term tier, a fact extractor, a summariser, an embedder, a chat
 	// history) panicked; the memory recovered.
 	ErrPanicked = errors.New("engram: plug-in panicked")
+	// ErrTooLarge reports a message longer than a memory takes (see
+	// WithMaxMessageBytes in both memories); it wraps [ErrInvalidInput],
+	// and nothing was stored.
+	ErrTooLarge = fmt.Errorf("engram: message too large: %w", ErrInvalidInput)
 )

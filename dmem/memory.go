@@ -400,10 +400,13 @@ type draft struct {
 // record embeds and counts drafts, then places them in order and commits.
 // It returns the ids of the units the steps became.
 func (m *Memory) record(ctx context.Context, ds []draft) ([]string, error) {
-	texts := make([]string, len(ds))
+	texts := make([]string, len(ds)) // what is analysed of each (text.Excerpt)
 	for i := range ds {
 		ds[i].text = memvars.Clean(ds[i].text)
-		texts[i] = ds[i].text
+		if err := m.fits(ds[i].text); err != nil {
+			return nil, fmt.Errorf("dmem: message %d: %w", i+1, err)
+		}
+		texts[i] = text.Excerpt(ds[i].text)
 	}
 	vecs, err := m.opts.embedder.EmbedDocuments(ctx, texts)
 	if err != nil {
@@ -421,11 +424,11 @@ func (m *Memory) record(ctx context.Context, ds []draft) ([]string, error) {
 			return nil, fmt.Errorf("dmem: embedder returned vectors of %d and %d dimensions: %w", len(ds[0].vec), len(d.vec), engram.ErrInvalidInput)
 		}
 		d.tokens = m.opts.counter(m.line(d.role, d.text))
-		d.flags = text.Flags(d.text)
-		terms := text.Terms(d.text)
+		d.flags = text.Flags(texts[i])
+		terms := text.Terms(texts[i])
 		d.keys = keys(terms)
-		d.salient = salientTerms(d.text)
-		d.lex = lexis{terms: terms, names: relevance.Names(d.text)}
+		d.salient = salientTerms(texts[i])
+		d.lex = lexis{terms: terms, names: relevance.Names(texts[i])}
 	}
 	if err := m.readFacts(ctx, ds); err != nil {
 		return nil, err
@@ -456,6 +459,14 @@ func (m *Memory) record(ctx context.Context, ds []draft) ([]string, error) {
 	m.mu.Unlock()
 	m.seqMu.Unlock()
 	return ids, m.wait(ctx, t)
+}
+
+// fits refuses a text longer than [WithMaxMessageBytes] allows.
+func (m *Memory) fits(s string) error {
+	if n := len(s); m.opts.maxBytes > 0 && n > m.opts.maxBytes {
+		return fmt.Errorf("%d bytes, more than %d: %w", n, m.opts.maxBytes, engram.ErrTooLarge)
+	}
+	return nil
 }
 
 // checkDim fixes the dimension on the first vector and refuses others.
@@ -533,7 +544,7 @@ func (m *Memory) step(d *draft, b *batch) string {
 			ID: idOf(seq), Seq: seq, Group: m.groupFor(d.role), Role: d.role, Text: d.text,
 			Time: d.at, Tokens: d.tokens, Embedding: d.vec, Flags: d.flags, Facts: d.fs,
 		},
-		Kind: d.kind, Meta: d.meta, heapIdx: -1, slot: -1, Fresh: -1, facts: facts.Turn(d.text, d.role.String()),
+		Kind: d.kind, Meta: d.meta, heapIdx: -1, slot: -1, Fresh: -1, facts: facts.Turn(text.Excerpt(d.text), d.role.String()),
 	}
 	near, sim := m.lsh.nearest(d.vec)
 	c := max(sim, m.seen.best(d.vec))

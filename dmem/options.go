@@ -52,6 +52,7 @@ type options struct {
 	facts          engram.FactExtractor
 	factsSet       bool // WithFacts was given, perhaps with nil
 	onError        func(error)
+	maxBytes       int
 
 	guards *plugin.Plugins // set by validate: every plug-in is called through one
 }
@@ -271,6 +272,18 @@ func WithFacts(ex engram.FactExtractor) Option {
 // ratedistortion.WithErrorHandler is the same.
 func WithErrorHandler(h func(error)) Option { return func(o *options) { o.onError = h } }
 
+// WithMaxMessageBytes refuses a message longer than n bytes (as stored:
+// valid UTF-8, trailing white space dropped): the call that carries it
+// (SaveContext, Observe, AddDocuments) returns an error wrapping
+// [engram.ErrTooLarge] and records nothing; [Memory.Demote] skips such a
+// unit, logged, so that one unit never holds back a working tier's
+// queue. Without a limit a message of any size is stored, at a cost
+// linear in its size: only its first 64 KiB are analysed (its words,
+// flags, facts and vector come from them), its tokens are counted whole,
+// about 0.1 s a MiB. Default 0: no limit; must not be negative.
+// ratedistortion.WithMaxMessageBytes is the same.
+func WithMaxMessageBytes(n int) Option { return func(o *options) { o.maxBytes = n } }
+
 // WithClock sets the clock that stamps units. Default time.Now.
 func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
 
@@ -291,6 +304,8 @@ func (o *options) validate() error {
 		return bad("redundancy threshold %v not in (0, 1]", o.merge)
 	case !(o.discount >= 0 && o.discount < 1):
 		return bad("discount %v not in [0, 1)", o.discount)
+	case o.maxBytes < 0:
+		return bad("max message bytes %d < 0", o.maxBytes)
 	case o.candidates < 0:
 		return bad("candidates %d < 0", o.candidates)
 	case o.history < 0:

@@ -13,6 +13,7 @@ import (
 	"github.com/engram-go/engram/internal/guard"
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
+	"github.com/engram-go/engram/internal/text"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/schema"
 )
@@ -144,6 +145,11 @@ func (b *Buffer) AddMessages(ctx context.Context, msgs ...llms.ChatMessage) erro
 	if err != nil {
 		return fmt.Errorf("ratedistortion: add: %w", err)
 	}
+	for i, d := range ds {
+		if n := len(d.text); b.opts.maxBytes > 0 && n > b.opts.maxBytes {
+			return fmt.Errorf("ratedistortion: add: message %d has %d bytes, more than %d: %w", i+1, n, b.opts.maxBytes, engram.ErrTooLarge)
+		}
+	}
 	var keep []draft
 	var shown []llms.ChatMessage // what the chat history receives
 	for i, d := range ds {
@@ -226,7 +232,7 @@ func (b *Buffer) place(e *entry, d draft) {
 	}
 	e.wordSet = b.wordSet(e.terms)
 	b.slots.Add(u.Seq, u.Facts)
-	b.index.Add(len(b.pool), u.Text, len(b.pool)-1, e.indexTerms())
+	b.index.Add(len(b.pool), text.Excerpt(u.Text), len(b.pool)-1, e.indexTerms())
 	b.pool = append(b.pool, e)
 	b.byID[u.ID] = e
 }

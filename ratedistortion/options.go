@@ -46,6 +46,7 @@ type options struct {
 	facts          engram.FactExtractor
 	factsSet       bool // WithFacts was given, perhaps with nil
 	onError        func(error)
+	maxBytes       int
 
 	guards *guard.Plugins // set by validate: every plug-in is called through one
 }
@@ -219,6 +220,16 @@ func WithFacts(ex engram.FactExtractor) Option {
 // dmem.WithErrorHandler is the same.
 func WithErrorHandler(h func(error)) Option { return func(o *options) { o.onError = h } }
 
+// WithMaxMessageBytes refuses a message longer than n bytes (as stored:
+// valid UTF-8, trailing white space dropped): the call that carries it
+// returns an error wrapping [engram.ErrTooLarge] and stores nothing.
+// Without a limit a message of any size is stored, at a cost linear in
+// its size: only its first 64 KiB are analysed (its words, flags, facts
+// and vector come from them), its tokens are counted whole, about 0.1 s a
+// MiB. Default 0: no limit; must not be negative.
+// dmem.WithMaxMessageBytes is the same.
+func WithMaxMessageBytes(n int) Option { return func(o *options) { o.maxBytes = n } }
+
 // WithClock sets the clock that stamps units. Default time.Now.
 func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
 
@@ -241,6 +252,8 @@ func (o *options) validate() error {
 		return bad("summary share %v not in [0, 0.5]", o.summaryShare)
 	case o.maxUnits < 0:
 		return bad("max units %d < 0", o.maxUnits)
+	case o.maxBytes < 0:
+		return bad("max message bytes %d < 0", o.maxBytes)
 	case !(o.redundancy > 0 && o.redundancy <= 1):
 		return bad("redundancy threshold %v not in (0, 1]", o.redundancy)
 	case !(o.halfLife > 0):

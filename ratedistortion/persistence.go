@@ -203,7 +203,7 @@ func (b *Buffer) install(ctx context.Context, s *snapshot) error {
 	es := make([]*entry, len(s.units))
 	for i, su := range s.units {
 		es[i] = &entry{unit: su.unit, retrieved: su.retrieved, reward: su.reward, toolIDs: su.toolIDs, call: su.call,
-			terms: text.Terms(su.unit.Text), line: b.line(su.unit.Role, su.unit.Text)}
+			terms: text.Terms(text.Excerpt(su.unit.Text)), line: b.line(su.unit.Role, su.unit.Text)}
 	}
 	if err := b.checkEmbeddings(ctx, es); err != nil {
 		return err
@@ -227,7 +227,7 @@ func (b *Buffer) install(ctx context.Context, s *snapshot) error {
 		analyse(e)
 		e.wordSet = b.wordSet(e.terms)
 		b.slots.Add(e.unit.Seq, e.unit.Facts)
-		b.index.Add(i, e.unit.Text, i-1, e.indexTerms())
+		b.index.Add(i, text.Excerpt(e.unit.Text), i-1, e.indexTerms())
 		b.pool = append(b.pool, e)
 		b.byID[e.unit.ID] = e
 	}
@@ -240,7 +240,7 @@ func (b *Buffer) checkEmbeddings(ctx context.Context, es []*entry) error {
 	if len(es) == 0 {
 		return nil
 	}
-	probe, err := b.opts.embedder.EmbedDocuments(ctx, []string{es[0].unit.Text})
+	probe, err := b.opts.embedder.EmbedDocuments(ctx, []string{text.Excerpt(es[0].unit.Text)})
 	if err != nil {
 		return fmt.Errorf("ratedistortion: restore: embed: %w", err)
 	}
@@ -260,7 +260,7 @@ func (b *Buffer) checkEmbeddings(ctx context.Context, es []*entry) error {
 	}
 	texts := make([]string, len(es))
 	for i, e := range es {
-		texts[i] = e.unit.Text
+		texts[i] = text.Excerpt(e.unit.Text)
 	}
 	vecs, err := b.opts.embedder.EmbedDocuments(ctx, texts)
 	if err != nil {

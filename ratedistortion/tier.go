@@ -12,6 +12,7 @@ import (
 	"github.com/engram-go/engram/internal/guard"
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
+	"github.com/engram-go/engram/internal/text"
 )
 
 // maxCached is how many units recalled from the long-term tier stay
@@ -177,7 +178,7 @@ func (b *Buffer) setGuests(gs []*entry) {
 			b.group++
 			e.wordSet = b.wordSet(e.terms)
 		}
-		b.gindex.Add(i, e.unit.Text, -1, e.indexTerms())
+		b.gindex.Add(i, text.Excerpt(e.unit.Text), -1, e.indexTerms())
 		b.guestAt[e.unit.Seq] = i
 	}
 }

@@ -28,6 +28,7 @@ type Options struct {
 	HalfLife                       float64
 	MaxUnits                       int
 	RedundancyThreshold            float64
+	MaxMessageBytes                int
 	Clock                          func() time.Time
 }
 
@@ -62,7 +63,8 @@ func Engram(t *testing.T, newMemory NewFunc) {
 
 // badInput: each input a memory cannot store is refused with an error
 // wrapping engram.ErrInvalidInput, and nothing is stored: an empty turn,
-// a step with no text, a non-finite reward, a value of the wrong type.
+// a step with no text, a non-finite reward, a value of the wrong type, a
+// message longer than WithMaxMessageBytes allows (engram.ErrTooLarge).
 func badInput(t *testing.T, newMemory NewFunc) {
 	ctx := context.Background()
 	cases := []struct {
@@ -117,6 +119,22 @@ func badInput(t *testing.T, newMemory NewFunc) {
 			}
 		})
 	}
+	t.Run("message too large", func(t *testing.T) {
+		m := mustNew(t, newMemory, Options{MaxMessageBytes: 16})
+		save(t, m, map[string]any{"input": "sixteen bytes ok"}, map[string]any{"output": "fine"})
+		err := m.SaveContext(ctx, map[string]any{"input": "seventeen bytes!!"}, map[string]any{"output": "fine"})
+		if !errors.Is(err, engram.ErrTooLarge) || !errors.Is(err, engram.ErrInvalidInput) {
+			t.Fatalf("err = %v, want engram.ErrTooLarge", err)
+		}
+		if h := loadString(t, m, "history", ""); strings.Contains(h, "seventeen") {
+			t.Fatalf("a refused message is in the history:\n%s", h)
+		}
+	})
+	t.Run("negative max message bytes", func(t *testing.T) {
+		if _, err := newMemory(t, Options{MaxMessageBytes: -1}); !errors.Is(err, engram.ErrInvalidOption) {
+			t.Fatalf("err = %v, want engram.ErrInvalidOption", err)
+		}
+	})
 }
 
 // mustNew returns newMemory(t, o), failing the test on an error.
