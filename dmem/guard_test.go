@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -161,5 +162,31 @@ func TestBlockedChatHistoryReturnsAtTheDeadline(t *testing.T) {
 	}
 	if f := m.Stats().Failures.ChatHistory; f != 1 {
 		t.Errorf("%d chat history failures counted, want 1", f)
+	}
+}
+
+// TestMillionFactsCostLittle checks that an extractor returning a million
+// facts costs a save no more than a page of them would.
+func TestMillionFactsCostLittle(t *testing.T) {
+	cities := make([]engram.Fact, 1000)
+	for i := range cities {
+		cities[i] = engram.Fact{Subject: "Omar", Relation: "home city", Value: "City " + strconv.Itoa(i)}
+	}
+	many := make([]engram.Fact, 1_000_000)
+	for i := 0; i < len(many); i += len(cities) {
+		copy(many[i:], cities)
+	}
+	m := newMemory(t, WithFacts(func(context.Context, engram.Unit, []engram.Fact) ([]engram.Fact, error) { return many, nil }), quietLog)
+	warm.Do(func() {
+		if err := saveCtx(bg, newMemory(t), "Omar lives in Lisbon.", "Nice."); err != nil {
+			t.Fatal(err)
+		}
+	})
+	start := time.Now()
+	if err := saveCtx(bg, m, "Omar lives in Lisbon.", "Nice."); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 500*time.Millisecond {
+		t.Errorf("a save took %v", d)
 	}
 }

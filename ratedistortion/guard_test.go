@@ -326,3 +326,26 @@ func TestPanickingSummarizerFailsTheLoad(t *testing.T) {
 		t.Errorf("failures %+v, want the summariser's panic", b.Stats().Failures)
 	}
 }
+
+// TestMillionFactsCostLittle checks that an extractor returning a million
+// facts costs a save no more than a page of them would.
+func TestMillionFactsCostLittle(t *testing.T) {
+	cities := make([]engram.Fact, 1000)
+	for i := range cities {
+		cities[i] = omarCity(fmt.Sprint("City ", i))
+	}
+	many := make([]engram.Fact, 1_000_000)
+	for i := 0; i < len(many); i += len(cities) {
+		copy(many[i:], cities)
+	}
+	b := newBuffer(t, WithFacts(func(context.Context, engram.Unit, []engram.Fact) ([]engram.Fact, error) { return many, nil }), quiet)
+	warm.Do(func() { save(t, newBuffer(t), "Omar lives in Lisbon.", "Nice.") })
+	start := time.Now()
+	save(t, b, "Omar lives in Lisbon.", "Nice.")
+	if d := time.Since(start); d > 500*time.Millisecond {
+		t.Errorf("a save took %v", d)
+	}
+	if us := b.Units(); len(us[0].Facts) != 1 || us[0].Facts[0].Value != "City 999" {
+		t.Errorf("facts %v, want the last statement of the one slot", us[0].Facts)
+	}
+}
