@@ -41,6 +41,8 @@ func TestDo(t *testing.T) {
 			v, err := Do(ctx, g, "call", tt.fn)
 			if late := time.Since(start) - 100*time.Millisecond; late > slack {
 				t.Errorf("returned %v past the deadline", late)
+			} else if errors.Is(tt.want, context.DeadlineExceeded) {
+				t.Logf("returned %v past the deadline", late)
 			}
 			if tt.want == nil {
 				if err != nil || v != 7 {
