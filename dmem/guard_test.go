@@ -163,6 +163,19 @@ func TestBlockedChatHistoryReturnsAtTheDeadline(t *testing.T) {
 	if f := m.Stats().Failures.ChatHistory; f != 1 {
 		t.Errorf("%d chat history failures counted, want 1", f)
 	}
+	// A save queued behind one whose deadline is later returns at its own.
+	first := make(chan error)
+	go func() {
+		ctx, cancel := context.WithTimeout(bg, 800*time.Millisecond)
+		defer cancel()
+		first <- saveCtx(ctx, m, "first", "hi")
+	}()
+	time.Sleep(20 * time.Millisecond)
+	err = timed(t, "a save behind a blocked one", func(ctx context.Context) error { return saveCtx(ctx, m, "second", "hi") })
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("save = %v, want the deadline's error", err)
+	}
+	<-first
 }
 
 // TestMillionFactsCostLittle checks that an extractor returning a million

@@ -15,6 +15,7 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem/store"
+	plugin "github.com/engram-go/engram/internal/guard"
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
 	"github.com/engram-go/engram/internal/text"
@@ -30,8 +31,9 @@ type Memory struct {
 
 	// seqMu serialises the steps, which take sequence numbers: a block of
 	// them is reserved from the store outside mu (see lockSteps), and no
-	// other step may take it meanwhile. Taken before mu.
-	seqMu sync.Mutex
+	// other step may take it meanwhile; a step waiting for it (behind a
+	// chat history's write, say) gives up at its deadline. Taken before mu.
+	seqMu plugin.Mutex
 
 	mu        sync.RWMutex // guards everything below
 	closed    bool
@@ -434,7 +436,9 @@ func (m *Memory) record(ctx context.Context, ds []draft) ([]string, error) {
 		return nil, err
 	}
 
-	m.seqMu.Lock()
+	if err := m.seqMu.Lock(ctx); err != nil {
+		return nil, fmt.Errorf("dmem: save: %w", err)
+	}
 	if err := m.mirror(ctx, ds); err != nil {
 		m.seqMu.Unlock()
 		return nil, err
@@ -792,7 +796,10 @@ func (m *Memory) Clear(ctx context.Context) error {
 		return fmt.Errorf("dmem: clear: %w", err)
 	}
 	if m.opts.chat != nil {
-		m.seqMu.Lock() // no step between the two clears
+		// No step between the two clears.
+		if err := m.seqMu.Lock(ctx); err != nil {
+			return fmt.Errorf("dmem: clear: %w", err)
+		}
 		defer m.seqMu.Unlock()
 		if err := m.clearChat(ctx); err != nil {
 			return err

@@ -24,9 +24,9 @@ type Buffer struct {
 	opts         options
 	headerTokens int // cost of the summary's header line
 
-	// hist orders the chat history's writes as the pool's (history.go).
-	// Taken before mu.
-	hist sync.Mutex
+	// hist orders the chat history's writes as the pool's (history.go);
+	// a save waiting for it gives up at its deadline. Taken before mu.
+	hist guard.Mutex
 
 	mu        sync.Mutex // guards everything below
 	pool      []*entry   // chronological; position = lexical document id
@@ -170,7 +170,9 @@ func (b *Buffer) AddMessages(ctx context.Context, msgs ...llms.ChatMessage) erro
 	}
 	b.embedSlots(ctx, es)
 	if b.opts.history != nil {
-		b.hist.Lock()
+		if err := b.hist.Lock(ctx); err != nil {
+			return fmt.Errorf("ratedistortion: add: %w", err)
+		}
 		if err := b.mirror(ctx, shown); err != nil {
 			b.hist.Unlock()
 			return err
@@ -260,7 +262,9 @@ func (b *Buffer) Clear(ctx context.Context) error {
 		if err := memvars.Context(ctx); err != nil {
 			return fmt.Errorf("ratedistortion: clear: %w", err)
 		}
-		b.hist.Lock()
+		if err := b.hist.Lock(ctx); err != nil {
+			return fmt.Errorf("ratedistortion: clear: %w", err)
+		}
 		defer b.hist.Unlock()
 		if err := b.opts.history.Clear(ctx); err != nil {
 			return fmt.Errorf("ratedistortion: clear the chat history: %w", err)

@@ -300,6 +300,21 @@ func TestBlockedChatHistoryReturnsAtTheDeadline(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) || b.Len() != 0 {
 		t.Fatalf("save = %v with %d units, want the deadline's error and none", err, b.Len())
 	}
+	// A save queued behind one whose deadline is later returns at its own.
+	first := make(chan error)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 800*time.Millisecond)
+		defer cancel()
+		first <- b.SaveContext(ctx, map[string]any{"input": "first"}, map[string]any{"output": "hi"})
+	}()
+	time.Sleep(20 * time.Millisecond)
+	err = timed(t, "a save behind a blocked one", func(ctx context.Context) error {
+		return b.SaveContext(ctx, map[string]any{"input": "second"}, map[string]any{"output": "hi"})
+	})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("save = %v, want the deadline's error", err)
+	}
+	<-first
 }
 
 // panickingModel is a summariser that panics.

@@ -135,3 +135,26 @@ func TestHookPanics(t *testing.T) {
 		t.Fatalf("Do = %v, failures %d", err, g.Failed())
 	}
 }
+
+// TestMutexGivesUpAtTheDeadline checks that a caller waiting for a Mutex
+// another holds returns at its own deadline.
+func TestMutexGivesUpAtTheDeadline(t *testing.T) {
+	var m Mutex
+	if err := m.Lock(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if err := m.Lock(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Lock = %v, want the deadline's error", err)
+	}
+	if d := time.Since(start); d > 20*time.Millisecond+slack {
+		t.Errorf("Lock gave up after %v", d)
+	}
+	m.Unlock()
+	if err := m.Lock(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	m.Unlock()
+}
