@@ -228,6 +228,9 @@ func largeText(n int, cjk bool) string {
 // first text.MaxAnalysed bytes are analysed; its tokens are counted
 // whole), and a message of 5 MiB is saved within a second.
 func BenchmarkSaveLarge(b *testing.B) {
+	// The embedded word vectors and token ranks are decoded on first use,
+	// once per process: not a cost of any one save.
+	fill(b, newMemory(b), []string{"Omar lives in Lisbon.", "Nice."})
 	for _, kind := range []string{"words", "cjk"} {
 		for _, size := range []int{1 << 20, 5 << 20} {
 			msg := largeText(size, kind == "cjk")

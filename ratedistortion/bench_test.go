@@ -150,6 +150,9 @@ func largeText(n int, cjk bool) string {
 func BenchmarkSaveLarge(b *testing.B) {
 	log.SetOutput(io.Discard)
 	ctx := context.Background()
+	// The embedded word vectors and token ranks are decoded on first use,
+	// once per process: not a cost of any one save.
+	fill(b, newBuffer(b), []string{"Omar lives in Lisbon.", "Nice."})
 	for _, kind := range []string{"words", "cjk"} {
 		for _, size := range []int{1 << 20, 5 << 20} {
 			msg := largeText(size, kind == "cjk")
