@@ -2,8 +2,8 @@
 // [Unit], its [Role] and [Flags], the [TokenCounter] and [Scorer] function
 // types, the reward [Step] an agent loop reports, the [LoadReport] every
 // memory's Explain returns, the [Fact] a [FactExtractor] reads in a unit,
-// the [LongTerm] tier a working context sits over, and the errors callers
-// branch on.
+// the [LongTerm] tier a working context sits over, the [Failures] of what
+// a user plugged into a memory, and the errors callers branch on.
 //
 // engram gives LLM agents a long-horizon memory that keeps what matters under a
 // hard token budget. The memories live in subpackages:

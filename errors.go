@@ -1,6 +1,9 @@
 package engram
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Errors shared by every engram memory, so callers can branch on them with
 // errors.Is whichever backend they use.
@@ -15,4 +18,12 @@ var (
 	ErrNotFound = errors.New("engram: not found")
 	// ErrClosed reports use of a closed memory.
 	ErrClosed = errors.New("engram: closed")
+	// ErrPanicked reports that something plugged into a memory (a
+	// long-term tier, a fact extractor, a summariser, an embedder, a chat
+	// history) panicked; the memory recovered.
+	ErrPanicked = errors.New("engram: plug-in panicked")
+	// ErrTooLarge reports a message longer than a memory takes (see
+	// WithMaxMessageBytes in both memories); it wraps [ErrInvalidInput],
+	// and nothing was stored.
+	ErrTooLarge = fmt.Errorf("engram: message too large: %w", ErrInvalidInput)
 )

@@ -46,6 +46,9 @@ func TestEngram(t *testing.T) {
 		if o.RedundancyThreshold != 0 {
 			opts = append(opts, dmem.WithRedundancyThreshold(o.RedundancyThreshold))
 		}
+		if o.MaxMessageBytes != 0 {
+			opts = append(opts, dmem.WithMaxMessageBytes(o.MaxMessageBytes))
+		}
 		m, err := dmem.New(context.Background(), opts...)
 		if err != nil {
 			return nil, err

@@ -31,8 +31,10 @@
 // internal/knapsack, the selector every engram memory uses. It renders one
 // "Human: …" / "AI: …" line per unit, as langchaingo does, except that a
 // line break inside a unit's text ("\n", "\r\n", "\r", U+2028 and the other
-// Unicode breaks) is rendered as a newline and two spaces: no text can
-// start a line that reads as another role. Token counts are of that
+// Unicode breaks) is rendered as a newline and two spaces, and every other
+// control character but tab as its symbol ("␞" for U+001E, U+FFFD for the
+// C1 controls): no text can start a line that reads as another role,
+// whatever splits the history into lines. Token counts are of that
 // rendered line. With [WithFacts], units carry the facts they state, and
 // a candidate whose fact a newer resident unit changes hands its score to
 // that unit, which joins the candidates though the query may not match it
@@ -82,6 +84,23 @@
 // raised recall of the questions asked again by 0.05 to 0.07 at 512 and
 // 1,024 tokens and kept the in-stream recall at or above the unrated
 // memory's; crediting every shown unit with the raw rating, as the memory
-// once did, cost 0.01 to 0.06. What ratings taught lives in the process:
-// it is not saved, and a restarted memory learns it afresh.
+// once did, cost 0.01 to 0.06. The kinds of unit that answer are learned
+// too: a gate of the ledger's own, taught by ratings alone, corrects every
+// later load's utilities; it gives most of the in-stream gain.
+//
+// What a user plugs in — the fact extractor ([WithFacts]), an embedder and
+// a chat history given as options — is called through a guard
+// (internal/guard), as in ratedistortion: each call runs under the
+// caller's context in a goroutine of its own; a panic becomes an error
+// wrapping [engram.ErrPanicked], logged; a call still running at the
+// caller's deadline is left to finish while the caller returns at once,
+// with the context's error. At most 16 calls into one plug-in of a memory
+// run at once, abandoned ones included, so a plug-in stuck for good holds
+// 16 goroutines. A unit the extractor failed on is stored without facts; a
+// save whose context is done before its units are read fails and stores
+// nothing. Every failure is counted in [Memory.Stats] and passed to
+// [WithErrorHandler]'s handler. A message is analysed by its first 64 KiB
+// and its tokens counted whole, so that a save costs time linear in its
+// size; [WithMaxMessageBytes] refuses longer messages with
+// [engram.ErrTooLarge].
 package dmem

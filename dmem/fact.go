@@ -13,13 +13,14 @@ import (
 )
 
 // readFacts has the memory's fact extractor ([WithFacts]) read each draft
-// that carries no facts. It runs outside m.mu: an extractor may be a model
-// a round trip away. Every draft is told the slots the memory knows, and
-// a later draft of the same call also those the earlier ones stated (a
-// reply names a slot the way its question did). A draft of no time is
-// stamped now, so that the extractor sees the time the unit keeps. The
-// extractor's failure costs the draft its facts, never the save; a
-// cancelled ctx fails it.
+// that carries no facts (facts.Read: the turns at once, each turn in
+// order). It runs outside m.mu: an extractor may be a model a round trip
+// away. A draft of no time is stamped now, so that the extractor sees the
+// time the unit keeps. The extractor's failure on a draft (an error, a
+// panic) costs the draft its facts, never the save: it is logged, counted
+// and passed to the error handler. A ctx done meanwhile (the extractor
+// still running at its deadline, say) fails the save: what the caller
+// gave up on is not stored. ratedistortion answers both the same way.
 func (m *Memory) readFacts(ctx context.Context, ds []draft) error {
 	ex := m.opts.facts
 	if ex == nil {
@@ -32,22 +33,35 @@ func (m *Memory) readFacts(ctx context.Context, ds []draft) error {
 		return nil // the save fails as it takes the lock, unread
 	}
 	var now time.Time
+	us := make([]engram.Unit, len(ds))
+	read := make([]bool, len(ds))
 	for i := range ds {
 		d := &ds[i]
-		if d.fs == nil {
-			if d.at.IsZero() {
-				if now.IsZero() {
-					now = m.opts.now()
-				}
-				d.at = now
+		if read[i] = d.fs == nil; read[i] && d.at.IsZero() {
+			if now.IsZero() {
+				now = m.opts.now()
 			}
-			u := engram.Unit{Role: d.role, Text: d.text, Time: d.at, Tokens: d.tokens, Embedding: d.vec, Flags: d.flags}
-			d.fs = m.extract(ctx, ex, u, known)
-			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("dmem: facts: %w", err)
-			}
+			d.at = now
 		}
-		known = facts.Stated(d.fs, known)
+		us[i] = engram.Unit{Role: d.role, Text: d.text, Time: d.at, Tokens: d.tokens, Flags: d.flags, Facts: d.fs}
+	}
+	fs, errs := facts.Read(ctx, ex, us, read, known)
+	for i := range ds {
+		if !read[i] {
+			continue
+		}
+		if errs[i] != nil {
+			if ctx.Err() != nil {
+				continue // the save fails below
+			}
+			m.opts.logger.Warn("dmem: the fact extractor failed; the unit is stored without facts",
+				"namespace", m.opts.ns.String(), "error", errs[i])
+			continue
+		}
+		ds[i].fs = fs[i]
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("dmem: facts: %w", err)
 	}
 	return nil
 }
@@ -151,25 +165,6 @@ func ask(cs []cand, rel []float64, likes []slotLike) {
 	for i := range cs {
 		cs[i].rel = rel[i]
 	}
-}
-
-// extract calls ex, logging its error or panic: either leaves the unit
-// without facts. An error of a cancelled ctx is the caller's, not logged.
-func (m *Memory) extract(ctx context.Context, ex engram.FactExtractor, u engram.Unit, known []engram.Fact) (fs []engram.Fact) {
-	defer func() {
-		if r := recover(); r != nil {
-			m.opts.logger.Warn("dmem: the fact extractor panicked; the unit is stored without facts", "namespace", m.opts.ns.String(), "panic", r)
-			fs = nil
-		}
-	}()
-	fs, err := ex(ctx, u, slices.Clone(known))
-	if err != nil {
-		if ctx.Err() == nil {
-			m.opts.logger.Warn("dmem: the fact extractor failed; the unit is stored without facts", "namespace", m.opts.ns.String(), "err", err)
-		}
-		return nil
-	}
-	return facts.Clean(fs)
 }
 
 // successor returns the resident unit that supersedes unit seq, which

@@ -231,7 +231,7 @@ func setOf(ts []string) map[string]bool {
 
 // norms returns the lower-cased words of s.
 func norms(s string) []string {
-	ws := text.Split(s)
+	ws := text.Split(text.Excerpt(s))
 	out := make([]string, len(ws))
 	for i, w := range ws {
 		out[i] = strings.ReplaceAll(w.Norm, "’", "'")

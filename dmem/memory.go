@@ -16,6 +16,7 @@ import (
 	"github.com/engram-go/engram/dmem/store"
 	"github.com/engram-go/engram/internal/credit"
 	"github.com/engram-go/engram/internal/facts"
+	plugin "github.com/engram-go/engram/internal/guard"
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
 	"github.com/engram-go/engram/internal/text"
@@ -31,8 +32,9 @@ type Memory struct {
 
 	// seqMu serialises the steps, which take sequence numbers: a block of
 	// them is reserved from the store outside mu (see lockSteps), and no
-	// other step may take it meanwhile. Taken before mu.
-	seqMu sync.Mutex
+	// other step may take it meanwhile; a step waiting for it (behind a
+	// chat history's write, say) gives up at its deadline. Taken before mu.
+	seqMu plugin.Mutex
 
 	mu        sync.RWMutex // guards everything below
 	closed    bool
@@ -167,11 +169,12 @@ func (m *Memory) reset() {
 // linesFingerprint identifies how unit token counts were made, so that a
 // reopened memory with other prefixes, another counter or another rendering
 // recounts them. The sample has a line break and a long run of mixed
-// digits, which the counter of earlier versions undercounted; "indented"
-// names the rendering of continuation lines (memvars.Line).
+// digits, which the counter of earlier versions undercounted; "escaped"
+// names the rendering of line breaks and control characters (memvars.Line;
+// "indented", before it, left control characters as they were).
 func (m *Memory) linesFingerprint() string {
 	sample := m.line(engram.RoleHuman, "tokens 12345 ünïcödé\nAI: "+strings.Repeat("1\u0663", 350))
-	return fmt.Sprintf("%s|%s|%d|indented", m.opts.humanPrefix, m.opts.aiPrefix, m.opts.counter(sample))
+	return fmt.Sprintf("%s|%s|%d|escaped", m.opts.humanPrefix, m.opts.aiPrefix, m.opts.counter(sample))
 }
 
 // Close commits what is pending and releases the store, unless it came from
@@ -425,10 +428,13 @@ type draft struct {
 // record embeds and counts drafts, then places them in order and commits.
 // It returns the ids of the units the steps became.
 func (m *Memory) record(ctx context.Context, ds []draft) ([]string, error) {
-	texts := make([]string, len(ds))
+	texts := make([]string, len(ds)) // what is analysed of each (text.Excerpt)
 	for i := range ds {
 		ds[i].text = memvars.Clean(ds[i].text)
-		texts[i] = ds[i].text
+		if err := m.fits(ds[i].text); err != nil {
+			return nil, fmt.Errorf("dmem: message %d: %w", i+1, err)
+		}
+		texts[i] = text.Excerpt(ds[i].text)
 	}
 	vecs, err := m.opts.embedder.EmbedDocuments(ctx, texts)
 	if err != nil {
@@ -446,17 +452,19 @@ func (m *Memory) record(ctx context.Context, ds []draft) ([]string, error) {
 			return nil, fmt.Errorf("dmem: embedder returned vectors of %d and %d dimensions: %w", len(ds[0].vec), len(d.vec), engram.ErrInvalidInput)
 		}
 		d.tokens = m.opts.counter(m.line(d.role, d.text))
-		d.flags = text.Flags(d.text)
-		terms := text.Terms(d.text)
+		d.flags = text.Flags(texts[i])
+		terms := text.Terms(texts[i])
 		d.keys = keys(terms)
-		d.salient = salientTerms(d.text)
-		d.lex = lexis{terms: terms, names: relevance.Names(d.text)}
+		d.salient = salientTerms(texts[i])
+		d.lex = lexis{terms: terms, names: relevance.Names(texts[i])}
 	}
 	if err := m.readFacts(ctx, ds); err != nil {
 		return nil, err
 	}
 
-	m.seqMu.Lock()
+	if err := m.seqMu.Lock(ctx); err != nil {
+		return nil, fmt.Errorf("dmem: save: %w", err)
+	}
 	if err := m.mirror(ctx, ds); err != nil {
 		m.seqMu.Unlock()
 		return nil, err
@@ -491,6 +499,14 @@ func (m *Memory) record(ctx context.Context, ds []draft) ([]string, error) {
 	m.mu.Unlock()
 	m.seqMu.Unlock()
 	return ids, m.wait(ctx, t)
+}
+
+// fits refuses a text longer than [WithMaxMessageBytes] allows.
+func (m *Memory) fits(s string) error {
+	if n := len(s); m.opts.maxBytes > 0 && n > m.opts.maxBytes {
+		return fmt.Errorf("%d bytes, more than %d: %w", n, m.opts.maxBytes, engram.ErrTooLarge)
+	}
+	return nil
 }
 
 // checkDim fixes the dimension on the first vector and refuses others.
@@ -568,7 +584,7 @@ func (m *Memory) step(d *draft, b *batch) string {
 			ID: idOf(seq), Seq: seq, Group: m.groupFor(d.role), Role: d.role, Text: d.text,
 			Time: d.at, Tokens: d.tokens, Embedding: d.vec, Flags: d.flags, Facts: d.fs,
 		},
-		Kind: d.kind, Meta: d.meta, heapIdx: -1, slot: -1, Fresh: -1, facts: facts.Turn(d.text, d.role.String()),
+		Kind: d.kind, Meta: d.meta, heapIdx: -1, slot: -1, Fresh: -1, facts: facts.Turn(text.Excerpt(d.text), d.role.String()),
 	}
 	near, sim := m.lsh.nearest(d.vec)
 	c := max(sim, m.seen.best(d.vec))
@@ -816,7 +832,10 @@ func (m *Memory) Clear(ctx context.Context) error {
 		return fmt.Errorf("dmem: clear: %w", err)
 	}
 	if m.opts.chat != nil {
-		m.seqMu.Lock() // no step between the two clears
+		// No step between the two clears.
+		if err := m.seqMu.Lock(ctx); err != nil {
+			return fmt.Errorf("dmem: clear: %w", err)
+		}
 		defer m.seqMu.Unlock()
 		if err := m.clearChat(ctx); err != nil {
 			return err
@@ -849,13 +868,16 @@ type Stats struct {
 	// "bbolt, chromem-go exact search" or, from dmem/pgstore,
 	// "postgres, exact scan over bytea embeddings".
 	Store string
+	// Failures counts the failed calls into what was plugged into the
+	// memory (see [WithErrorHandler]).
+	Failures engram.Failures
 }
 
 // Stats returns the memory's counts.
 func (m *Memory) Stats() Stats {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	return Stats{Core: m.heap.Len(), Short: len(m.short), Steps: m.st.Steps, Rewards: m.st.Rewards, Lambda: m.lambda(), Store: m.storeName()}
+	return Stats{Core: m.heap.Len(), Short: len(m.short), Steps: m.st.Steps, Rewards: m.st.Rewards, Lambda: m.lambda(), Store: m.storeName(), Failures: m.opts.guards.Failures()}
 }
 
 // storeName describes the memory's store.

@@ -10,6 +10,7 @@ import (
 	"github.com/engram-go/engram/dmem/store"
 	"github.com/engram-go/engram/embed"
 	"github.com/engram-go/engram/gate"
+	plugin "github.com/engram-go/engram/internal/guard"
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/tokens"
 	"github.com/tmc/langchaingo/embeddings"
@@ -50,6 +51,10 @@ type options struct {
 	chat           schema.ChatMessageHistory
 	facts          engram.FactExtractor
 	factsSet       bool // WithFacts was given, perhaps with nil
+	onError        func(error)
+	maxBytes       int
+
+	guards *plugin.Plugins // set by validate: every plug-in is called through one
 }
 
 func defaults() options {
@@ -245,12 +250,43 @@ func WithChatHistory(h schema.ChatMessageHistory) Option { return func(o *option
 // names the newer unit). A step that gives a known slot another value is
 // news however familiar its words: it never merges into a stored unit, and
 // it is kept at least where, and with at least the priority, the statement
-// it supersedes is. An error or a panic of ex is logged ([WithLogger]) and
-// the unit is stored without facts. ex must not be nil. Default: none, and
-// units carry no facts.
+// it supersedes is. The units of one call are read a turn at a time, the
+// turns at once (at most four calls). An error or a panic of ex is logged
+// ([WithLogger]), counted ([Memory.Stats]) and passed to
+// [WithErrorHandler]'s handler, and the unit is stored without facts: the
+// save goes on. A save whose context is done before ex returns (ex ran
+// past the deadline, say) returns within moments with the context's
+// error, the call counted and passed on too, and stores nothing: what
+// the caller gave up on is not stored. ratedistortion.WithFacts answers
+// both the same way. ex must not be nil. Default: none, and units carry
+// no facts.
 func WithFacts(ex engram.FactExtractor) Option {
 	return func(o *options) { o.facts, o.factsSet = ex, true }
 }
+
+// WithErrorHandler has h told of every failure of what was plugged into
+// the memory: the fact extractor ([WithFacts]), and an embedder and a chat
+// history given as options. Each call into them returned an error,
+// panicked (the error wraps [engram.ErrPanicked]) or was still running at
+// the caller's deadline (it wraps the context's error). The memory
+// survives an extractor's failure: the unit is stored without facts, so h
+// and [Memory.Stats] are how a caller sees it. h runs on the caller's
+// goroutine, outside the memory's lock, and must not block for long.
+// Default nil: failures are logged and counted only.
+// ratedistortion.WithErrorHandler is the same.
+func WithErrorHandler(h func(error)) Option { return func(o *options) { o.onError = h } }
+
+// WithMaxMessageBytes refuses a message longer than n bytes (as stored:
+// valid UTF-8, trailing white space dropped): the call that carries it
+// (SaveContext, Observe, AddDocuments) returns an error wrapping
+// [engram.ErrTooLarge] and records nothing; [Memory.Demote] skips such a
+// unit, logged, so that one unit never holds back a working tier's
+// queue. Without a limit a message of any size is stored, at a cost
+// linear in its size: only its first 64 KiB are analysed (its words,
+// flags, facts and vector come from them), its tokens are counted whole,
+// about 0.1 s a MiB. Default 0: no limit; must not be negative.
+// ratedistortion.WithMaxMessageBytes is the same.
+func WithMaxMessageBytes(n int) Option { return func(o *options) { o.maxBytes = n } }
 
 // WithClock sets the clock that stamps units. Default time.Now.
 func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
@@ -272,6 +308,8 @@ func (o *options) validate() error {
 		return bad("redundancy threshold %v not in (0, 1]", o.merge)
 	case !(o.discount >= 0 && o.discount < 1):
 		return bad("discount %v not in [0, 1)", o.discount)
+	case o.maxBytes < 0:
+		return bad("max message bytes %d < 0", o.maxBytes)
 	case o.candidates < 0:
 		return bad("candidates %d < 0", o.candidates)
 	case o.history < 0:
@@ -313,5 +351,27 @@ func (o *options) validate() error {
 	if o.candidates == 0 {
 		o.candidates = min(256, max(32, o.budget/16))
 	}
+	o.guardPlugins()
 	return nil
+}
+
+// guardPlugins routes every call into a plug-in through the memory's guards
+// (internal/guard). The default embedder is engram's own and is called
+// directly.
+func (o *options) guardPlugins() {
+	h := o.onError
+	var onFail func(error)
+	if h != nil {
+		onFail = func(err error) { h(fmt.Errorf("dmem: %w", err)) }
+	}
+	o.guards = plugin.NewPlugins(o.logger, onFail)
+	if _, own := o.embedder.(*embed.Embedder); !own {
+		o.embedder = plugin.Embedder(o.embedder, o.guards.Embedder)
+	}
+	if o.facts != nil {
+		o.facts = plugin.Extractor(o.facts, o.guards.Facts)
+	}
+	if o.chat != nil {
+		o.chat = plugin.History(o.chat, o.guards.ChatHistory)
+	}
 }

@@ -20,7 +20,8 @@ var _ engram.LongTerm = (*Memory)(nil)
 // without). A unit the working context retrieved or was rewarded for
 // goes to core memory, as an explicit add does: that decision was made
 // above; the others are routed by the gate like any step. Units with empty
-// text are skipped; on error nothing is stored.
+// text, or longer than [WithMaxMessageBytes] allows (logged), are
+// skipped; on error nothing is stored.
 func (m *Memory) Demote(ctx context.Context, units []engram.Demoted) error {
 	if err := memvars.Context(ctx); err != nil {
 		return fmt.Errorf("dmem: demote: %w", err)
@@ -28,6 +29,10 @@ func (m *Memory) Demote(ctx context.Context, units []engram.Demoted) error {
 	ds := make([]draft, 0, len(units))
 	for _, u := range units {
 		if strings.TrimSpace(u.Text) == "" {
+			continue
+		}
+		if err := m.fits(memvars.Clean(u.Text)); err != nil {
+			m.opts.logger.Warn("dmem: demote: unit skipped", "id", u.ID, "error", err)
 			continue
 		}
 		if !finite(u.Reward) {

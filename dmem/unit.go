@@ -12,6 +12,7 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem/store"
+	"github.com/engram-go/engram/internal/text"
 )
 
 // EventKind names something that happened to a unit.
@@ -336,7 +337,7 @@ func fromRecord(r store.Record) (*unit, error) {
 	if len(r.Embedding) > 0 {
 		u.Embedding = r.Embedding
 	}
-	u.facts = facts.Turn(u.Text, u.Role.String())
+	u.facts = facts.Turn(text.Excerpt(u.Text), u.Role.String())
 	return u, nil
 }
 

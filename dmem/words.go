@@ -42,12 +42,15 @@ type lexis struct {
 	names []string // relevance.Names
 }
 
-func lexisOf(s string) lexis { return lexis{terms: text.Terms(s), names: relevance.Names(s)} }
+func lexisOf(s string) lexis {
+	s = text.Excerpt(s)
+	return lexis{terms: text.Terms(s), names: relevance.Names(s)}
+}
 
 // add indexes u, whose text has lx, in a new slot.
 func (w *words) add(u *unit, lx lexis) {
 	u.slot = len(w.slots)
-	w.ix.Add(u.slot, u.Text, w.Near(u.slot, -1), facts.Words(lx.terms, u.Facts))
+	w.ix.Add(u.slot, text.Excerpt(u.Text), w.Near(u.slot, -1), facts.Words(lx.terms, u.Facts))
 	w.slots = append(w.slots, u)
 	if v := w.cut(u.Embedding); w.dim >= 0 {
 		if w.dim == 0 && len(w.mat) == 0 {
@@ -92,7 +95,7 @@ func (w *words) rebuild() {
 	*w = words{ix: relevance.NewIndex(), prefix: w.prefix, slots: make([]*unit, 0, len(old)-w.empty)}
 	for _, u := range old {
 		if u != nil {
-			w.add(u, lexis{terms: text.Terms(u.Text)})
+			w.add(u, lexis{terms: text.Terms(text.Excerpt(u.Text))})
 		}
 	}
 }

@@ -158,3 +158,52 @@ func BenchmarkReward(b *testing.B) {
 		b.Errorf("Reward over 3,000 units: p50 %v; the target is 50µs", p50)
 	}
 }
+
+// largeText returns a message of about n bytes: varied words and
+// sentences, or CJK text with no spaces.
+func largeText(n int, cjk bool) string {
+	r := rand.New(rand.NewPCG(31, 32))
+	var sb strings.Builder
+	for sb.Len() < n {
+		if cjk {
+			for range 20 {
+				sb.WriteRune(rune(0x4e00 + r.IntN(2000)))
+			}
+			sb.WriteString("。")
+			continue
+		}
+		fmt.Fprintf(&sb, "Word%d went to Lisbon on %d May with %x. ", r.IntN(50000), 1+r.IntN(28), r.Uint32())
+	}
+	return sb.String()
+}
+
+// BenchmarkSaveLarge measures one SaveContext of one large message, of
+// words or of CJK text: the cost grows linearly with its size (only its
+// first text.MaxAnalysed bytes are analysed; its tokens are counted
+// whole), and a message of 5 MiB is saved within a second.
+func BenchmarkSaveLarge(b *testing.B) {
+	log.SetOutput(io.Discard)
+	ctx := context.Background()
+	// The embedded word vectors and token ranks are decoded on first use,
+	// once per process: not a cost of any one save.
+	fill(b, newBuffer(b), []string{"Omar lives in Lisbon.", "Nice."})
+	for _, kind := range []string{"words", "cjk"} {
+		for _, size := range []int{1 << 20, 5 << 20} {
+			msg := largeText(size, kind == "cjk")
+			b.Run(fmt.Sprintf("%s/MiB=%d", kind, size>>20), func(b *testing.B) {
+				for b.Loop() {
+					m, err := New(WithTokenBudget(benchBudget))
+					if err != nil {
+						b.Fatal(err)
+					}
+					if err := m.SaveContext(ctx, map[string]any{"input": msg}, map[string]any{"output": "ok"}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if per := b.Elapsed() / time.Duration(b.N); size >= 5<<20 && per > time.Second {
+					b.Errorf("a save of %d MiB took %v, want at most 1s", size>>20, per)
+				}
+			})
+		}
+	}
+}

@@ -5,13 +5,16 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/internal/credit"
 	"github.com/engram-go/engram/internal/facts"
+	"github.com/engram-go/engram/internal/guard"
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
+	"github.com/engram-go/engram/internal/text"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/schema"
 )
@@ -22,11 +25,9 @@ type Buffer struct {
 	opts         options
 	headerTokens int // cost of the summary's header line
 
-	// hist orders the chat history's writes as the pool's (history.go).
-	// Taken before mu.
-	hist sync.Mutex
-
-	downMu sync.Mutex // serialises hand-downs to the long-term tier (tier.go)
+	// hist orders the chat history's writes as the pool's (history.go);
+	// a save waiting for it gives up at its deadline. Taken before mu.
+	hist guard.Mutex
 
 	mu        sync.Mutex // guards everything below
 	pool      []*entry   // chronological; position = lexical document id
@@ -48,6 +49,7 @@ type Buffer struct {
 	recalled  map[string]*entry    // units recalled from the long-term tier, cached prepared, by origin
 	loads     int64                // loads so far, for the cache's last use
 	demoted   []engram.Demoted     // let go by the cap, not yet handed to the long-term tier
+	handing   bool                 // a hand-down of demoted's front is running (tier.go)
 	mat       []float32            // the pool's dense embeddings in one matrix, row i = pool[i] (see matrix)
 	matDim    int                  // their dimension: 0 before the first, −1 once one does not fit
 	slots     facts.Slots          // which pool units state which fact slot (facts.go)
@@ -105,11 +107,12 @@ func (b *Buffer) MemoryVariables(context.Context) []string { return []string{b.o
 // SaveContext stores the human message from inputs and the AI reply from
 // outputs as one pair, kept or dropped together. The keys are chosen as
 // [WithInputKey] and [WithOutputKey] describe; values must be strings.
-// On any error nothing is stored: a missing key, a nil map or a non-string
-// value gives an error wrapping [engram.ErrInvalidInput]. Empty messages are
-// skipped; invalid UTF-8 is stored with U+FFFD in place of bad bytes, and
-// trailing white space is dropped (it would merge with the line break and
-// spoil the exact count).
+// On any error nothing is stored: a missing key, a nil map, a non-string
+// value or two blank messages give an error wrapping
+// [engram.ErrInvalidInput], as in dmem. One blank message is skipped;
+// invalid UTF-8 is stored with U+FFFD in place of bad bytes, and trailing
+// white space is dropped (it would merge with the line break and spoil
+// the exact count).
 func (b *Buffer) SaveContext(ctx context.Context, inputs, outputs map[string]any) error {
 	if err := memvars.Context(ctx); err != nil {
 		return fmt.Errorf("ratedistortion: save: %w", err)
@@ -121,6 +124,9 @@ func (b *Buffer) SaveContext(ctx context.Context, inputs, outputs map[string]any
 	out, err := memvars.Output(outputs, b.opts.outputKey, b.opts.memoryKey)
 	if err != nil {
 		return fmt.Errorf("ratedistortion: save outputs: %w", err)
+	}
+	if strings.TrimSpace(in) == "" && strings.TrimSpace(out) == "" {
+		return fmt.Errorf("ratedistortion: save: empty input and output: %w", engram.ErrInvalidInput)
 	}
 	var msgs []llms.ChatMessage
 	if in != "" {
@@ -148,6 +154,11 @@ func (b *Buffer) AddMessages(ctx context.Context, msgs ...llms.ChatMessage) erro
 	if err != nil {
 		return fmt.Errorf("ratedistortion: add: %w", err)
 	}
+	for i, d := range ds {
+		if n := len(d.text); b.opts.maxBytes > 0 && n > b.opts.maxBytes {
+			return fmt.Errorf("ratedistortion: add: message %d has %d bytes, more than %d: %w", i+1, n, b.opts.maxBytes, engram.ErrTooLarge)
+		}
+	}
 	var keep []draft
 	var shown []llms.ChatMessage // what the chat history receives
 	for i, d := range ds {
@@ -163,10 +174,14 @@ func (b *Buffer) AddMessages(ctx context.Context, msgs ...llms.ChatMessage) erro
 	if err != nil {
 		return err
 	}
-	b.extractFacts(ctx, es)
+	if err := b.extractFacts(ctx, es); err != nil {
+		return err
+	}
 	b.embedSlots(ctx, es)
 	if b.opts.history != nil {
-		b.hist.Lock()
+		if err := b.hist.Lock(ctx); err != nil {
+			return fmt.Errorf("ratedistortion: add: %w", err)
+		}
 		if err := b.mirror(ctx, shown); err != nil {
 			b.hist.Unlock()
 			return err
@@ -238,7 +253,7 @@ func (b *Buffer) place(e *entry, d draft) {
 	}
 	e.wordSet = b.wordSet(e.terms)
 	b.slots.Add(u.Seq, u.Facts)
-	b.index.Add(len(b.pool), u.Text, len(b.pool)-1, e.indexTerms())
+	b.index.Add(len(b.pool), text.Excerpt(u.Text), len(b.pool)-1, e.indexTerms())
 	b.pool = append(b.pool, e)
 	b.byID[u.ID] = e
 }
@@ -266,7 +281,9 @@ func (b *Buffer) Clear(ctx context.Context) error {
 		if err := memvars.Context(ctx); err != nil {
 			return fmt.Errorf("ratedistortion: clear: %w", err)
 		}
-		b.hist.Lock()
+		if err := b.hist.Lock(ctx); err != nil {
+			return fmt.Errorf("ratedistortion: clear: %w", err)
+		}
 		defer b.hist.Unlock()
 		if err := b.opts.history.Clear(ctx); err != nil {
 			return fmt.Errorf("ratedistortion: clear the chat history: %w", err)
@@ -294,6 +311,25 @@ func (b *Buffer) Units() []engram.Unit {
 		out[i] = e.unit
 	}
 	return out
+}
+
+// Stats counts what the buffer holds and what failed.
+type Stats struct {
+	// Units is how many units the pool holds.
+	Units int
+	// Queued is how many units the pool cap let go that wait for the
+	// long-term tier ([WithLongTerm]) to take them.
+	Queued int
+	// Failures counts the failed calls into what was plugged into the
+	// buffer (see [WithErrorHandler]).
+	Failures engram.Failures
+}
+
+// Stats returns the buffer's counts.
+func (b *Buffer) Stats() Stats {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return Stats{Units: len(b.pool), Queued: len(b.demoted), Failures: b.opts.guards.Failures()}
 }
 
 // Pin marks unit id (and so its pair or group) as always kept. A load fails
@@ -355,8 +391,11 @@ func (b *Buffer) Reward(ctx context.Context, r float64) error {
 	down := b.opts.longTerm != nil && b.showedLongTerm()
 	b.mu.Unlock()
 	if down {
-		if err := b.opts.longTerm.Reward(ctx, r); err != nil {
-			return fmt.Errorf("ratedistortion: reward the long-term tier: %w", err)
+		_, err := guard.Do(ctx, b.opts.guards.LongTerm, "reward", func(ctx context.Context) (struct{}, error) {
+			return struct{}{}, b.opts.longTerm.Reward(ctx, r)
+		})
+		if err != nil {
+			return fmt.Errorf("ratedistortion: reward: %w", err)
 		}
 	}
 	return nil
@@ -369,12 +408,14 @@ func (b *Buffer) Reward(ctx context.Context, r float64) error {
 // rates the latest load as [Buffer.Reward] does, if the step follows one
 // (a test run on code written from what the load showed): every reward
 // source takes the one path.
+// Blank text or a non-finite reward give an error wrapping
+// [engram.ErrInvalidInput], as in dmem.
 func (b *Buffer) Observe(ctx context.Context, s engram.Step) error {
 	if math.IsNaN(s.Reward) || math.IsInf(s.Reward, 0) {
 		return fmt.Errorf("ratedistortion: observe reward %v: %w", s.Reward, engram.ErrInvalidInput)
 	}
-	if s.Text == "" {
-		return nil
+	if strings.TrimSpace(s.Text) == "" {
+		return fmt.Errorf("ratedistortion: observe: empty text: %w", engram.ErrInvalidInput)
 	}
 	role, text := memvars.Step(s)
 	if err := b.AddMessages(ctx, memvars.Message(role, text, "")); err != nil {

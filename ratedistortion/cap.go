@@ -6,6 +6,7 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/internal/relevance"
+	"github.com/engram-go/engram/internal/text"
 )
 
 // enforceCap drops the groups with the lowest query-free utility until the
@@ -102,6 +103,6 @@ func (b *Buffer) enforceCap() {
 	for i, e := range b.pool {
 		// A unit's novelty was judged against everything before it,
 		// dropped units included.
-		b.index.Add(i, e.unit.Text, i-1, e.indexTerms())
+		b.index.Add(i, text.Excerpt(e.unit.Text), i-1, e.indexTerms())
 	}
 }

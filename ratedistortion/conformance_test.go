@@ -45,6 +45,9 @@ func TestEngram(t *testing.T) {
 		if o.RedundancyThreshold != 0 {
 			opts = append(opts, ratedistortion.WithRedundancyThreshold(o.RedundancyThreshold))
 		}
+		if o.MaxMessageBytes != 0 {
+			opts = append(opts, ratedistortion.WithMaxMessageBytes(o.MaxMessageBytes))
+		}
 		b, err := ratedistortion.New(opts...)
 		if err != nil {
 			return nil, err

@@ -31,8 +31,11 @@
 // Each message is one history line, "Human: …" or "AI: …" ("tool: …" for
 // tool results, "system: …" for the rest). A line break inside a message
 // ("\n", "\r\n", "\r", U+2028 and the other Unicode breaks) is rendered as
-// a newline and two spaces, so text a user pasted cannot start a line that
-// reads as another role; the counts are of this rendered form. With
+// a newline and two spaces, and every other control character but tab as
+// its symbol ("␞" for U+001E, U+FFFD for the C1 controls), so text a user
+// pasted cannot start a line that reads as another role, whatever splits
+// the history into lines (bufio.ScanLines, strings.Split, Python's
+// str.splitlines); the counts are of this rendered form. With
 // [WithReturnMessages] texts come back as saved: there the role is the
 // message's type, not a label in its text.
 //
@@ -68,13 +71,38 @@
 // raised recall of the questions asked again by 0.05 to 0.07 at 512 and
 // 1,024 tokens and kept the in-stream recall at or above the unrated
 // memory's; crediting every shown unit with the raw rating, as the memory
-// once did, cost 0.01 to 0.06. What ratings taught lives in the process:
-// it is not saved, and a restarted memory learns it afresh.
+// once did, cost 0.01 to 0.06. The kinds of unit that answer are learned
+// too: a gate of the ledger's own, taught by ratings alone, corrects every
+// later load's utilities; it gives most of the in-stream gain.
+//
+// What a user plugs in — the long-term tier, the fact extractor
+// ([WithFacts]), the summariser, an embedder and a chat history given as
+// options — is called through a guard (internal/guard): each call runs
+// under the caller's context in a goroutine of its own; a panic becomes an
+// error wrapping [engram.ErrPanicked], logged; a call still running at the
+// caller's deadline is left to finish while the caller returns at once,
+// with the context's error. At most 16 calls into one plug-in of a buffer
+// run at once, abandoned ones included: a plug-in stuck for good holds 16
+// goroutines, and later calls into it fail at their deadline. A tier's or
+// an extractor's failure never fails a save or a load: a hand-down that
+// fails or is stuck leaves its units queued (and a save that finds one
+// still running leaves its own queued and returns), a failed recall loads
+// from the pool alone, a unit the extractor failed on is stored without
+// facts. Every failure is counted in [Buffer.Stats] and passed to
+// [WithErrorHandler]'s handler. A save whose context is done before its
+// units are read fails, and stores nothing, as dmem's does.
+//
+// A message is analysed (its words, flags, facts, vector) by its first
+// 64 KiB, and its tokens counted whole, so that a save costs time linear
+// in its size; [WithMaxMessageBytes] refuses longer messages with
+// [engram.ErrTooLarge].
 //
 // A Buffer is safe for concurrent use. It holds everything in memory;
 // [Buffer.Save] writes the pool (units, embeddings, counts, what loads and
 // rewards taught it) in a versioned, checksummed format that [Restore]
-// resumes after a restart, rebuilding the indexes. [WithChatHistory]
+// resumes after a restart, rebuilding the indexes; [Buffer.SaveFile]
+// replaces a file atomically, and it or [RestoreFile] removes what a
+// crashed SaveFile left beside it. [WithChatHistory]
 // mirrors the full transcript to a langchaingo history beside it. For a
 // durable, long-term store see package dmem.
 package ratedistortion

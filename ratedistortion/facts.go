@@ -20,29 +20,41 @@ import (
 // had matched it.
 
 // extractFacts fills the facts of es with the extractor's reading, outside
-// b.mu. Extraction never fails a save: an error or a panic is logged and
-// the unit keeps no facts. A unit that already has facts keeps them.
-func (b *Buffer) extractFacts(ctx context.Context, es []*entry) {
+// b.mu, the turns of a save at once (facts.Read). A unit the extractor
+// failed on (an error, a panic) is stored without facts: the failure is
+// logged, counted in [Buffer.Stats] and passed to [WithErrorHandler]'s
+// handler, and the save goes on. A ctx done meanwhile (the extractor still
+// running at its deadline, say) fails the save: what the caller gave up on
+// is not stored. dmem answers both the same way.
+func (b *Buffer) extractFacts(ctx context.Context, es []*entry) error {
 	ex := b.opts.facts
 	if ex == nil {
-		return
+		return nil
 	}
 	b.mu.Lock()
 	known := b.slots.Known(engram.MaxKnownFacts)
 	b.mu.Unlock()
-	for _, e := range es {
-		if e.unit.Facts != nil || e.unit.Role == engram.RoleSystem {
-			continue
-		}
-		fs, err := callExtractor(ctx, ex, e.unit, known)
-		if err != nil {
-			b.opts.logger.Warn("ratedistortion: fact extractor failed; the unit is stored without facts",
-				"error", err, "role", e.unit.Role.String())
-			continue
-		}
-		e.unit.Facts, e.factsRead = facts.Clean(fs), true
-		known = facts.Stated(e.unit.Facts, known)
+	us := make([]engram.Unit, len(es))
+	read := make([]bool, len(es))
+	for i, e := range es {
+		us[i], read[i] = e.unit, e.unit.Facts == nil && e.unit.Role != engram.RoleSystem
 	}
+	fs, errs := facts.Read(ctx, ex, us, read, known)
+	for i, e := range es {
+		switch {
+		case !read[i]:
+		case errs[i] != nil && ctx.Err() != nil: // the save fails below
+		case errs[i] != nil:
+			b.opts.logger.Warn("ratedistortion: fact extractor failed; the unit is stored without facts",
+				"error", errs[i], "role", e.unit.Role.String())
+		default:
+			e.unit.Facts, e.factsRead = fs[i], true
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("ratedistortion: facts: %w", err)
+	}
+	return nil
 }
 
 // indexTerms returns the words the lexical index holds for e (facts.Words):
@@ -95,18 +107,6 @@ func (b *Buffer) embedSlots(ctx context.Context, es []*entry) {
 	for i, k := range keys {
 		b.slotVec[k] = embed.Normalized(vs[i])
 	}
-}
-
-// callExtractor calls ex on u, turning a panic into an error.
-func callExtractor(ctx context.Context, ex engram.FactExtractor, u engram.Unit, known []engram.Fact) (fs []engram.Fact, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			fs, err = nil, fmt.Errorf("fact extractor panicked: %v", r)
-		}
-	}()
-	u.Embedding = nil // the extractor reads text; the vector is the pool's
-	// A copy: the next unit of the save is told known too.
-	return ex(ctx, u, slices.Clone(known))
 }
 
 // supersede passes relevance from superseded units to the units that state

@@ -9,6 +9,7 @@ import (
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/embed"
 	"github.com/engram-go/engram/gate"
+	"github.com/engram-go/engram/internal/guard"
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/tokens"
 	"github.com/tmc/langchaingo/embeddings"
@@ -44,6 +45,10 @@ type options struct {
 	history        schema.ChatMessageHistory
 	facts          engram.FactExtractor
 	factsSet       bool // WithFacts was given, perhaps with nil
+	onError        func(error)
+	maxBytes       int
+
+	guards *guard.Plugins // set by validate: every plug-in is called through one
 }
 
 func defaults() options {
@@ -194,12 +199,43 @@ func WithChatHistory(h schema.ChatMessageHistory) Option { return func(o *option
 // states the newest value, which the question may share no word with. The
 // old unit keeps a share and may still be shown, under its date when the
 // history spans several days. [Explanation] names each unit's facts and
-// what superseded it; Save keeps them. An extractor's error is logged and
-// the unit stored without facts. Default none: no unit states a fact, and
+// what superseded it; Save keeps them. The units of one save are read a
+// turn at a time, the turns at once (at most four calls). An extractor's
+// error or panic is logged, counted ([Buffer.Stats]) and passed to
+// [WithErrorHandler]'s handler, and the unit is stored without facts: the
+// save goes on. A save whose context is done before the extractor
+// returns (it ran past the deadline, say) returns within moments with the
+// context's error, the call counted and passed on too, and stores
+// nothing: what the caller gave up on is not stored. dmem.WithFacts
+// answers both the same way. Default none: no unit states a fact, and
 // only the text's own cues (corrections kept with what they correct) apply.
 func WithFacts(ex engram.FactExtractor) Option {
 	return func(o *options) { o.facts, o.factsSet = ex, true }
 }
+
+// WithErrorHandler has h told of every failure of what was plugged into
+// the buffer: the long-term tier ([WithLongTerm]), the fact extractor
+// ([WithFacts]), the summariser, an embedder and a chat history given as
+// options. Each call into them returned an error, panicked (the error
+// wraps [engram.ErrPanicked]) or was still running at the caller's
+// deadline (it wraps the context's error). The buffer survives a tier's
+// and an extractor's failure: the save or load goes on without it, so h
+// and [Buffer.Stats] are how a caller sees them; the others' fail the
+// call, which returns the error too. h runs
+// on the caller's goroutine, outside the buffer's lock, and must not block
+// for long. Default nil: failures are logged and counted only.
+// dmem.WithErrorHandler is the same.
+func WithErrorHandler(h func(error)) Option { return func(o *options) { o.onError = h } }
+
+// WithMaxMessageBytes refuses a message longer than n bytes (as stored:
+// valid UTF-8, trailing white space dropped): the call that carries it
+// returns an error wrapping [engram.ErrTooLarge] and stores nothing.
+// Without a limit a message of any size is stored, at a cost linear in
+// its size: only its first 64 KiB are analysed (its words, flags, facts
+// and vector come from them), its tokens are counted whole, about 0.1 s a
+// MiB. Default 0: no limit; must not be negative.
+// dmem.WithMaxMessageBytes is the same.
+func WithMaxMessageBytes(n int) Option { return func(o *options) { o.maxBytes = n } }
 
 // WithClock sets the clock that stamps units. Default time.Now.
 func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
@@ -223,6 +259,8 @@ func (o *options) validate() error {
 		return bad("summary share %v not in [0, 0.5]", o.summaryShare)
 	case o.maxUnits < 0:
 		return bad("max units %d < 0", o.maxUnits)
+	case o.maxBytes < 0:
+		return bad("max message bytes %d < 0", o.maxBytes)
 	case !(o.redundancy > 0 && o.redundancy <= 1):
 		return bad("redundancy threshold %v not in (0, 1]", o.redundancy)
 	case !(o.halfLife > 0):
@@ -254,7 +292,32 @@ func (o *options) validate() error {
 	if o.now == nil {
 		o.now = time.Now
 	}
+	o.guard()
 	return nil
+}
+
+// guard routes every call into a plug-in through the buffer's guards
+// (internal/guard); the long-term tier is called through them in tier.go.
+// The default embedder is engram's own and is called directly.
+func (o *options) guard() {
+	h := o.onError
+	var onFail func(error)
+	if h != nil {
+		onFail = func(err error) { h(fmt.Errorf("ratedistortion: %w", err)) }
+	}
+	o.guards = guard.NewPlugins(o.logger, onFail)
+	if _, own := o.embedder.(*embed.Embedder); !own {
+		o.embedder = guard.Embedder(o.embedder, o.guards.Embedder)
+	}
+	if o.facts != nil {
+		o.facts = guard.Extractor(o.facts, o.guards.Facts)
+	}
+	if o.summarizer != nil {
+		o.summarizer = guard.Model(o.summarizer, o.guards.Summarizer)
+	}
+	if o.history != nil {
+		o.history = guard.History(o.history, o.guards.ChatHistory)
+	}
 }
 
 // nilPointer reports whether v holds a nil pointer (a typed nil in an

@@ -9,13 +9,13 @@ import (
 	"maps"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/embed"
+	"github.com/engram-go/engram/internal/atomicfile"
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
 	"github.com/engram-go/engram/internal/text"
@@ -94,44 +94,25 @@ func (b *Buffer) Save(w io.Writer) error {
 }
 
 // SaveFile saves the buffer ([Buffer.Save]) to the file at path,
-// atomically: it writes a temporary file beside it, syncs it and renames
-// it over path, so that a crash leaves the old file or the new one, never
-// half of one. The file is readable and writable by its owner only
-// (0600): it holds the conversation.
-func (b *Buffer) SaveFile(path string) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, base+".tmp*")
-	if err != nil {
+// atomically: it writes a temporary file beside it (path's name, ".tmp",
+// digits), syncs it and renames it over path, so that a crash leaves the
+// old file or the new one, never half of one. The temporary files a
+// crashed SaveFile of path left behind are removed by the next SaveFile
+// or [RestoreFile] of path; one that a running SaveFile, of this process
+// or another, is writing is left alone (on Unix it holds a lock on it;
+// elsewhere a temporary file counts as left behind after an hour). The
+// file is readable and writable by its owner only (0600): it holds the
+// conversation.
+func (b *Buffer) SaveFile(path string) error {
+	var saveErr error // Save's own, already named
+	err := atomicfile.Write(path, func(w io.Writer) error {
+		saveErr = b.Save(w)
+		return saveErr
+	})
+	if err != nil && err != saveErr {
 		return fmt.Errorf("ratedistortion: save: %w", err)
 	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err := b.Save(f); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("ratedistortion: save: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("ratedistortion: save: %w", err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("ratedistortion: save: %w", err)
-	}
-	// The rename is durable once the directory is; some systems cannot
-	// sync one, and the file itself is whole either way.
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
+	return err
 }
 
 // Restore reads a buffer [Buffer.Save] wrote and returns it, configured by
@@ -176,8 +157,11 @@ func Restore(ctx context.Context, r io.Reader, opts ...Option) (*Buffer, error) 
 	return b, nil
 }
 
-// RestoreFile restores ([Restore]) the buffer saved in the file at path.
+// RestoreFile restores ([Restore]) the buffer saved in the file at path,
+// and removes the temporary files a crashed [Buffer.SaveFile] of path
+// left behind.
 func RestoreFile(ctx context.Context, path string, opts ...Option) (*Buffer, error) {
+	atomicfile.Clean(path)
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("ratedistortion: restore: %w", err)
@@ -189,10 +173,12 @@ func RestoreFile(ctx context.Context, path string, opts ...Option) (*Buffer, err
 // linesFingerprint identifies how the buffer counts a unit's line: a
 // buffer restored with other prefixes or another counter recounts them.
 // The sample has a line break and a long run of mixed digits, on which
-// counters differ.
+// counters differ; "escaped" names the rendering of line breaks and
+// control characters (memvars.Line; "indented", before it, left control
+// characters as they were).
 func (b *Buffer) linesFingerprint() string {
 	sample := b.line(engram.RoleHuman, "tokens 12345 ünïcödé\nAI: "+strings.Repeat("1\u0663", 350))
-	return fmt.Sprintf("%s|%s|%d|%d|indented", b.opts.humanPrefix, b.opts.aiPrefix, b.opts.counter(sample), b.opts.counter(b.line(engram.RoleAI, "ok")))
+	return fmt.Sprintf("%s|%s|%d|%d|escaped", b.opts.humanPrefix, b.opts.aiPrefix, b.opts.counter(sample), b.opts.counter(b.line(engram.RoleAI, "ok")))
 }
 
 // snapshot copies the buffer's state under its lock.
@@ -224,7 +210,7 @@ func (b *Buffer) install(ctx context.Context, s *snapshot) error {
 	es := make([]*entry, len(s.units))
 	for i, su := range s.units {
 		es[i] = &entry{unit: su.unit, retrieved: su.retrieved, reward: su.reward, toolIDs: su.toolIDs, call: su.call,
-			terms: text.Terms(su.unit.Text), line: b.line(su.unit.Role, su.unit.Text)}
+			terms: text.Terms(text.Excerpt(su.unit.Text)), line: b.line(su.unit.Role, su.unit.Text)}
 	}
 	if err := b.checkEmbeddings(ctx, es); err != nil {
 		return err
@@ -253,7 +239,7 @@ func (b *Buffer) install(ctx context.Context, s *snapshot) error {
 		analyse(e)
 		e.wordSet = b.wordSet(e.terms)
 		b.slots.Add(e.unit.Seq, e.unit.Facts)
-		b.index.Add(i, e.unit.Text, i-1, e.indexTerms())
+		b.index.Add(i, text.Excerpt(e.unit.Text), i-1, e.indexTerms())
 		b.pool = append(b.pool, e)
 		b.byID[e.unit.ID] = e
 		b.noteSaid(e)
@@ -267,7 +253,7 @@ func (b *Buffer) checkEmbeddings(ctx context.Context, es []*entry) error {
 	if len(es) == 0 {
 		return nil
 	}
-	probe, err := b.opts.embedder.EmbedDocuments(ctx, []string{es[0].unit.Text})
+	probe, err := b.opts.embedder.EmbedDocuments(ctx, []string{text.Excerpt(es[0].unit.Text)})
 	if err != nil {
 		return fmt.Errorf("ratedistortion: restore: embed: %w", err)
 	}
@@ -287,7 +273,7 @@ func (b *Buffer) checkEmbeddings(ctx context.Context, es []*entry) error {
 	}
 	texts := make([]string, len(es))
 	for i, e := range es {
-		texts[i] = e.unit.Text
+		texts[i] = text.Excerpt(e.unit.Text)
 	}
 	vecs, err := b.opts.embedder.EmbedDocuments(ctx, texts)
 	if err != nil {

@@ -108,7 +108,7 @@ type sentence struct {
 func (b *Buffer) sentences(e *entry) []sentence {
 	if e.sents == nil {
 		e.sents = []sentence{}
-		for _, sen := range text.Sentences(e.unit.Text) {
+		for _, sen := range text.Sentences(text.Excerpt(e.unit.Text)) {
 			terms := text.Terms(sen)
 			if len(terms) == 0 {
 				continue

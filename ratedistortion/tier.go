@@ -9,8 +9,10 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/internal/facts"
+	"github.com/engram-go/engram/internal/guard"
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
+	"github.com/engram-go/engram/internal/text"
 )
 
 // maxCached is how many units recalled from the long-term tier stay
@@ -23,46 +25,70 @@ import (
 const maxCached = 512
 
 // handDown passes the units the cap let go to the long-term tier, oldest
-// first: hand-downs are serialised (downMu), so concurrent saves deliver in
-// order, and a batch leaves the queue only once the tier took it. A failure
-// of the tier is not the save's: it is logged, and the units stay queued
-// for the next save or load to hand down (a panicking tier leaves them
-// queued too), unless the buffer is cleared meanwhile.
+// first. One hand-down runs at a time, and a batch leaves the queue only
+// once the tier took it: a save that finds one running leaves its units
+// queued and returns, so that a tier stuck past a caller's deadline (the
+// guard returns at it, and the call runs on) makes no later save wait on
+// it. A failure of the tier is not the save's: it is logged and counted
+// ([Buffer.Stats]), and the units stay queued for the next save to hand
+// down (a panicking tier leaves them queued too), unless the buffer is
+// cleared meanwhile.
 func (b *Buffer) handDown(ctx context.Context) {
 	if b.opts.longTerm == nil {
 		return
 	}
-	b.downMu.Lock()
-	defer b.downMu.Unlock()
 	b.mu.Lock()
-	ds, cleared := slices.Clone(b.demoted), b.cleared
-	b.mu.Unlock()
-	if len(ds) == 0 {
+	if b.handing || len(b.demoted) == 0 {
+		b.mu.Unlock()
 		return
 	}
-	if err := b.opts.longTerm.Demote(ctx, ds); err != nil {
+	ds, cleared := slices.Clone(b.demoted), b.cleared
+	b.handing = true
+	b.mu.Unlock()
+	_, err := guard.Do(ctx, b.opts.guards.LongTerm, "demote", func(ctx context.Context) (struct{}, error) {
+		taken := false
+		// Runs when the tier returns, however late: only then may the
+		// next hand-down start.
+		defer func() { b.handedDown(len(ds), cleared, taken) }()
+		err := b.opts.longTerm.Demote(ctx, ds)
+		taken = err == nil
+		return struct{}{}, err
+	})
+	if !guard.Called(err) {
+		b.handedDown(len(ds), cleared, false)
+	}
+	if err != nil {
 		b.opts.logger.Warn("ratedistortion: long-term tier: demote failed; will retry",
 			"units", len(ds), "error", err)
 		return
 	}
-	b.mu.Lock()
-	if b.cleared == cleared {
-		// Only this hand-down takes from the front; saves append behind.
-		b.demoted = slices.Delete(b.demoted, 0, len(ds))
-	}
-	b.mu.Unlock()
 	b.opts.logger.Debug("ratedistortion: long-term tier: demoted units", "units", len(ds))
+}
+
+// handedDown ends a hand-down of the first n queued units: if the tier
+// took them, and the buffer was not cleared since, they leave the queue.
+func (b *Buffer) handedDown(n int, cleared int64, taken bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.handing = false
+	if taken && b.cleared == cleared {
+		// Only this hand-down takes from the front; saves append behind.
+		b.demoted = slices.Delete(b.demoted, 0, n)
+	}
 }
 
 // recall asks the long-term tier what it would show for query within the
 // budget and prepares entries for the units not cached yet. It returns the
-// origins of everything recalled, and the new entries. A failing tier is
-// logged and the load goes on with the pool alone.
+// origins of everything recalled, and the new entries. A failing tier (an
+// error, a panic, or still running at the caller's deadline) is logged and
+// counted, and the load goes on with the pool alone.
 func (b *Buffer) recall(ctx context.Context, query string) (map[string]bool, []*entry) {
 	if b.opts.longTerm == nil || query == "" {
 		return nil, nil
 	}
-	us, err := b.opts.longTerm.Recall(ctx, query, b.opts.budget)
+	us, err := guard.Do(ctx, b.opts.guards.LongTerm, "recall", func(ctx context.Context) ([]engram.Unit, error) {
+		return b.opts.longTerm.Recall(ctx, query, b.opts.budget)
+	})
 	if err != nil {
 		b.opts.logger.Warn("ratedistortion: long-term tier: recall failed; loading from the pool alone", "error", err)
 		return nil, nil
@@ -152,7 +178,7 @@ func (b *Buffer) setGuests(gs []*entry) {
 			b.group++
 			e.wordSet = b.wordSet(e.terms)
 		}
-		b.gindex.Add(i, e.unit.Text, -1, e.indexTerms())
+		b.gindex.Add(i, text.Excerpt(e.unit.Text), -1, e.indexTerms())
 		b.guestAt[e.unit.Seq] = i
 	}
 }

@@ -141,9 +141,9 @@ func (b *Buffer) line(r engram.Role, s string) string {
 
 // prepare embeds and counts drafts; it may block on a remote embedder.
 func (b *Buffer) prepare(ctx context.Context, ds []draft) ([]*entry, error) {
-	texts := make([]string, len(ds))
+	texts := make([]string, len(ds)) // what is analysed of each (text.Excerpt)
 	for i, d := range ds {
-		texts[i] = d.text
+		texts[i] = text.Excerpt(d.text)
 	}
 	vecs, err := b.opts.embedder.EmbedDocuments(ctx, texts)
 	if err != nil {
@@ -164,9 +164,9 @@ func (b *Buffer) prepare(ctx context.Context, ds []draft) ([]*entry, error) {
 				Time:      now,
 				Tokens:    max(1, b.opts.counter(line)),
 				Embedding: embed.Normalized(vecs[i]),
-				Flags:     text.Flags(d.text),
+				Flags:     text.Flags(texts[i]),
 			},
-			terms:   text.Terms(d.text),
+			terms:   text.Terms(texts[i]),
 			toolIDs: d.toolIDs,
 			call:    d.call,
 		}

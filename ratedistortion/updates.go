@@ -6,6 +6,7 @@ import (
 	"github.com/engram-go/engram/internal/facts"
 	"github.com/engram-go/engram/internal/knapsack"
 	"github.com/engram-go/engram/internal/memvars"
+	"github.com/engram-go/engram/internal/text"
 )
 
 // When what a load keeps was said on more than one day, each day's units
@@ -94,7 +95,7 @@ func (b *Buffer) fitHeaders(s *selection, budget int, edges []knapsack.Edge) {
 }
 
 // analyse records what e's text says of the turns before it.
-func analyse(e *entry) { e.facts = facts.Turn(e.unit.Text, e.unit.Role.String()) }
+func analyse(e *entry) { e.facts = facts.Turn(text.Excerpt(e.unit.Text), e.unit.Role.String()) }
 
 // dependsOn returns the position in s.units, before i, of the unit the
 // unit at i cannot be shown without (facts.Depends), the nearest if

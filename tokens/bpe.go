@@ -26,12 +26,41 @@ func (c *Counter) pieceTokens(p string) int {
 	return c.mergeScan(p)
 }
 
-// rank returns the rank of p, or math.MaxInt if p is no token.
+// rank returns the rank of p, or math.MaxInt if p is no token. Two-byte
+// parts, which every merge starts from, are looked up in a table: most of
+// a long piece's lookups cost no hashing.
 func (c *Counter) rank(p string) int {
+	if len(p) == 2 && c.pairs != nil {
+		if r := c.pairs[int(p[0])<<8|int(p[1])]; r != noPair {
+			return int(r)
+		}
+		return math.MaxInt
+	}
 	if r, ok := c.ranks[p]; ok {
 		return r
 	}
 	return math.MaxInt
+}
+
+// noPair marks a two-byte sequence that is no token in Counter.pairs.
+const noPair = -1
+
+// pairRanks returns the table Counter.pairs: the ranks of the two-byte
+// tokens of ranks. A rank too large for the table leaves it nil.
+func pairRanks(ranks map[string]int) []int32 {
+	t := make([]int32, 1<<16)
+	for i := range t {
+		t[i] = noPair
+	}
+	for p, r := range ranks {
+		if len(p) == 2 {
+			if r < 0 || r > math.MaxInt32 {
+				return nil
+			}
+			t[int(p[0])<<8|int(p[1])] = int32(r)
+		}
+	}
+	return t
 }
 
 // mergeScan is tiktoken's merge loop, for a piece of fewer than heapFrom

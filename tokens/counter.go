@@ -30,6 +30,7 @@ var ErrUnknownEncoding = errors.New("tokens: unknown encoding")
 type Counter struct {
 	name  Encoding
 	ranks map[string]int // token bytes to rank, as tiktoken's tables give them
+	pairs []int32        // the rank of each two-byte token, by its bytes (a<<8 | b); noPair if none
 	split splitter
 }
 
@@ -68,7 +69,7 @@ func Get(enc Encoding) (*Counter, error) {
 			b.err = fmt.Errorf("tokens: build %s: %w", enc, err)
 			return
 		}
-		b.c = &Counter{name: enc, ranks: ranks, split: splitters[enc]}
+		b.c = &Counter{name: enc, ranks: ranks, pairs: pairRanks(ranks), split: splitters[enc]}
 	})
 	return b.c, b.err
 }

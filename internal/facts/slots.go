@@ -18,9 +18,13 @@ const StaleShare = 0.5
 // Clean returns the valid facts of fs (engram.Fact.Valid), one per slot
 // (the last one given wins), in their order, at most MaxPerUnit of them,
 // each field with U+FFFD for bytes that are not UTF-8, as in a saved
-// text, and cut to MaxFieldRunes; nil if none. The result is a new slice:
-// a memory keeps it, and the extractor's may be reused.
+// text, and cut to MaxFieldRunes; nil if none. Only the last
+// 8·MaxPerUnit facts are read, since the last statement of a slot wins:
+// an extractor that returns a million costs no more than one that returns
+// a page. The result is a new slice: a memory keeps it, and the
+// extractor's may be reused.
 func Clean(fs []engram.Fact) []engram.Fact {
+	fs = fs[max(0, len(fs)-8*MaxPerUnit):]
 	clean := make([]engram.Fact, len(fs))
 	keys := make([]string, len(fs))
 	last := make(map[string]int)

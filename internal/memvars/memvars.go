@@ -192,16 +192,24 @@ func Clean(s string) string {
 const Continuation = "\n  "
 
 // Line renders one message as a history line, newline included: the label,
-// ": ", and the text with each of its line breaks — "\r\n", "\n", "\r",
-// "\v", "\f", U+0085, U+2028 and U+2029, the breaks Unicode and models
-// treat as new lines — rendered as [Continuation].
+// ": ", and the text as [Indent] renders it.
 func Line(label, text string) string {
 	return label + ": " + Indent(text) + "\n"
 }
 
-// Indent returns text with each line break rendered as [Continuation].
+// Indent returns text as a history shows it, so that no splitter of lines
+// can read it as more than one message: each line break — "\r\n", "\n",
+// "\r", "\v", "\f", U+0085, U+2028 and U+2029, the breaks Unicode and
+// models treat as new lines — is rendered as [Continuation], and every
+// other control character but tab is shown as its symbol: U+0000 to
+// U+001F as U+2400 to U+241F ("␞" for the record separator, which
+// Python's str.splitlines reads as a line break, as it does U+001C and
+// U+001D), DEL as "␡", and U+0080 to U+009F as U+FFFD. A line of a
+// rendered history that starts without white space is thus the first
+// line of exactly one message, whatever splits it: bufio.ScanLines,
+// strings.Split on "\n", or str.splitlines.
 func Indent(text string) string {
-	i := strings.IndexFunc(text, isBreak)
+	i := strings.IndexFunc(text, special)
 	if i < 0 {
 		return text
 	}
@@ -209,16 +217,26 @@ func Indent(text string) string {
 	sb.Grow(len(text) + 8)
 	for i >= 0 {
 		sb.WriteString(text[:i])
-		sb.WriteString(Continuation)
 		r, w := utf8.DecodeRuneInString(text[i:])
-		if r == '\r' && strings.HasPrefix(text[i+w:], "\n") {
-			w++
+		if isBreak(r) {
+			sb.WriteString(Continuation)
+			if r == '\r' && strings.HasPrefix(text[i+w:], "\n") {
+				w++
+			}
+		} else {
+			sb.WriteRune(symbol(r))
 		}
 		text = text[i+w:]
-		i = strings.IndexFunc(text, isBreak)
+		i = strings.IndexFunc(text, special)
 	}
 	sb.WriteString(text)
 	return sb.String()
+}
+
+// special reports a rune Indent renders otherwise: a line break or a
+// control character other than tab.
+func special(r rune) bool {
+	return r < 0x20 && r != '\t' || r >= 0x7f && r <= 0x9f || r == '\u2028' || r == '\u2029'
 }
 
 // isBreak reports a rune that ends a line.
@@ -228,6 +246,19 @@ func isBreak(r rune) bool {
 		return true
 	}
 	return false
+}
+
+// symbol returns what a control character that is no line break is shown
+// as: the Control Pictures block's symbol for it, or U+FFFD for the C1
+// controls, which have none.
+func symbol(r rune) rune {
+	switch {
+	case r < 0x20:
+		return 0x2400 + r
+	case r == 0x7f:
+		return '\u2421'
+	}
+	return '\uFFFD'
 }
 
 // Context refuses a nil context, which would otherwise fail deep inside an

@@ -2,7 +2,9 @@ package text
 
 import (
 	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/engram-go/engram"
 )
@@ -121,5 +123,17 @@ func TestSplitKeepsMarks(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("Split(%q) = %q, want %q", s, got, want)
 		}
+	}
+}
+
+func TestExcerpt(t *testing.T) {
+	short := strings.Repeat("word ", 100)
+	if Excerpt(short) != short {
+		t.Error("a short text was cut")
+	}
+	long := strings.Repeat("é", MaxAnalysed) // two bytes each
+	got := Excerpt(long)
+	if len(got) > MaxAnalysed || len(got) < MaxAnalysed-1 || !utf8.ValidString(got) {
+		t.Errorf("Excerpt of %d bytes gave %d bytes, valid %v", len(long), len(got), utf8.ValidString(got))
 	}
 }

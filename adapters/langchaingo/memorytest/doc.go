@@ -13,7 +13,10 @@
 //
 // [Engram] checks what both engram memories share beyond schema.Memory: the
 // options of the same name (WithTokenBudget, the keys and prefixes,
-// WithReturnMessages, WithHalfLife, WithMaxUnits, WithRedundancyThreshold)
-// and Explain's [engram.LoadReport]. ratedistortion and dmem run it from
-// their tests, each mapping [Options] to its own options.
+// WithReturnMessages, WithHalfLife, WithMaxUnits, WithRedundancyThreshold,
+// WithMaxMessageBytes), Explain's [engram.LoadReport], and one answer to
+// one bad input (an empty turn or step, a non-finite reward, a message too
+// large: an error wrapping [engram.ErrInvalidInput], and nothing stored).
+// ratedistortion and dmem run it from their tests, each mapping [Options]
+// to its own options.
 package memorytest

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -27,6 +28,7 @@ type Options struct {
 	HalfLife                       float64
 	MaxUnits                       int
 	RedundancyThreshold            float64
+	MaxMessageBytes                int
 	Clock                          func() time.Time
 }
 
@@ -47,7 +49,8 @@ type NewFunc func(t *testing.T, o Options) (Explainer, error)
 // with [engram.ErrInvalidOption], the budget holds by an exact cl100k_base
 // count, and Explain reports the last load: false before any, then every
 // returned line as a kept unit or the date header before one, in order,
-// the rest as dropped, and the returned history's exact cost.
+// the rest as dropped, and the returned history's exact cost; and a bad
+// input gets the same answer from every memory.
 func Engram(t *testing.T, newMemory NewFunc) {
 	t.Run("Budget", func(t *testing.T) { budget(t, newMemory) })
 	t.Run("Keys", func(t *testing.T) { keys(t, newMemory) })
@@ -55,6 +58,83 @@ func Engram(t *testing.T, newMemory NewFunc) {
 	t.Run("ReturnMessages", func(t *testing.T) { returnMessages(t, newMemory) })
 	t.Run("Validated", func(t *testing.T) { validated(t, newMemory) })
 	t.Run("Explain", func(t *testing.T) { explain(t, newMemory) })
+	t.Run("BadInput", func(t *testing.T) { badInput(t, newMemory) })
+}
+
+// badInput: each input a memory cannot store is refused with an error
+// wrapping engram.ErrInvalidInput, and nothing is stored: an empty turn,
+// a step with no text, a non-finite reward, a value of the wrong type, a
+// message longer than WithMaxMessageBytes allows (engram.ErrTooLarge).
+func badInput(t *testing.T, newMemory NewFunc) {
+	ctx := context.Background()
+	cases := []struct {
+		name string
+		call func(m Explainer) error
+	}{
+		{"empty turn", func(m Explainer) error {
+			return m.SaveContext(ctx, map[string]any{"input": ""}, map[string]any{"output": " \n"})
+		}},
+		{"non-string input", func(m Explainer) error {
+			return m.SaveContext(ctx, map[string]any{"input": 42}, map[string]any{"output": "ok"})
+		}},
+		{"nil inputs", func(m Explainer) error { return m.SaveContext(ctx, nil, map[string]any{"output": "ok"}) }},
+		{"non-string query", func(m Explainer) error {
+			_, err := m.LoadMemoryVariables(ctx, map[string]any{"input": 42})
+			return err
+		}},
+	}
+	steps := []struct {
+		name string
+		call func(s engram.RewardSink) error
+	}{
+		{"empty step", func(s engram.RewardSink) error { return s.Observe(ctx, engram.Step{}) }},
+		{"blank step", func(s engram.RewardSink) error {
+			return s.Observe(ctx, engram.Step{Kind: engram.StepToolResult, Text: " \t\n"})
+		}},
+		{"step with a NaN reward", func(s engram.RewardSink) error {
+			return s.Observe(ctx, engram.Step{Text: "ok", Reward: math.NaN()})
+		}},
+		{"infinite reward", func(s engram.RewardSink) error { return s.Reward(ctx, math.Inf(1)) }},
+	}
+	for _, s := range steps {
+		cases = append(cases, struct {
+			name string
+			call func(m Explainer) error
+		}{s.name, func(m Explainer) error {
+			sink, ok := m.(engram.RewardSink)
+			if !ok {
+				t.Skip("the memory takes no steps or rewards")
+			}
+			return s.call(sink)
+		}})
+	}
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			m := mustNew(t, newMemory, Options{})
+			if err := tt.call(m); !errors.Is(err, engram.ErrInvalidInput) {
+				t.Fatalf("err = %v, want engram.ErrInvalidInput", err)
+			}
+			if h := loadString(t, m, "history", ""); h != "" {
+				t.Fatalf("a refused input left a history:\n%s", h)
+			}
+		})
+	}
+	t.Run("message too large", func(t *testing.T) {
+		m := mustNew(t, newMemory, Options{MaxMessageBytes: 16})
+		save(t, m, map[string]any{"input": "sixteen bytes ok"}, map[string]any{"output": "fine"})
+		err := m.SaveContext(ctx, map[string]any{"input": "seventeen bytes!!"}, map[string]any{"output": "fine"})
+		if !errors.Is(err, engram.ErrTooLarge) || !errors.Is(err, engram.ErrInvalidInput) {
+			t.Fatalf("err = %v, want engram.ErrTooLarge", err)
+		}
+		if h := loadString(t, m, "history", ""); strings.Contains(h, "seventeen") {
+			t.Fatalf("a refused message is in the history:\n%s", h)
+		}
+	})
+	t.Run("negative max message bytes", func(t *testing.T) {
+		if _, err := newMemory(t, Options{MaxMessageBytes: -1}); !errors.Is(err, engram.ErrInvalidOption) {
+			t.Fatalf("err = %v, want engram.ErrInvalidOption", err)
+		}
+	})
 }
 
 // mustNew returns newMemory(t, o), failing the test on an error.
