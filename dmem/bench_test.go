@@ -203,6 +203,26 @@ func BenchmarkInsert(b *testing.B) {
 		})
 		b.ReportMetric(2*float64(b.N)/b.Elapsed().Seconds(), "units/s")
 	})
+	// One caller saving turn after turn, each save synced before it
+	// returns, and with relaxed durability (WithSyncEvery), side by side.
+	for _, every := range []time.Duration{0, 100 * time.Millisecond} {
+		b.Run(fmt.Sprintf("durable/save/sync-every=%v", every), func(b *testing.B) {
+			m, err := New(bg, WithPath(b.TempDir()), WithMaxUnits(1<<20), WithSyncEvery(every))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer m.Close()
+			texts := benchTexts(5, 4096)
+			i := 0
+			for b.Loop() {
+				if err := m.SaveContext(bg, map[string]any{"input": texts[i%len(texts)]}, map[string]any{"output": texts[(i+1)%len(texts)]}); err != nil {
+					b.Fatal(err)
+				}
+				i += 2
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(2*b.N), "µs/turn")
+		})
+	}
 }
 
 // BenchmarkReward measures a rating of the latest load over 3,000 units,

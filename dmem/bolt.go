@@ -37,8 +37,10 @@ type boltStore struct {
 
 	// commitMu serialises Commit, Reserve and Close; it guards closed,
 	// and each space's next, nextDirty and core.
-	commitMu sync.Mutex
-	closed   bool
+	commitMu  sync.Mutex
+	closed    bool
+	syncEvery time.Duration // relaxed durability (WithSyncEvery); 0 syncs every commit
+	synced    time.Time     // the last sync, with relaxed durability
 
 	mu     sync.RWMutex // guards spaces and each space's ix
 	spaces map[engram.Namespace]*space
@@ -902,7 +904,11 @@ func (s *boltStore) Close() error {
 		return nil
 	}
 	s.closed = true
-	err := s.db.Close()
+	var err error
+	if s.syncEvery > 0 {
+		err = guard(s.path, s.db.Sync) // what relaxed durability left unsynced
+	}
+	err = errors.Join(err, s.db.Close())
 	release(s.path)
 	if err != nil {
 		return fmt.Errorf("dmem: store: close %s: %w", s.path, err)
@@ -916,8 +922,29 @@ func (s *boltStore) read(fn func(*bolt.Tx) error) error {
 }
 
 // write runs fn in a write transaction, guarded (see guard).
+// With relaxed durability (WithSyncEvery) it writes without an fsync and
+// syncs once the interval has passed since the last. s.commitMu is held.
 func (s *boltStore) write(fn func(*bolt.Tx) error) error {
-	return guard(s.path, func() error { return s.db.Update(fn) })
+	if err := guard(s.path, func() error { return s.db.Update(fn) }); err != nil {
+		return err
+	}
+	if s.syncEvery == 0 || time.Since(s.synced) < s.syncEvery {
+		return nil
+	}
+	if err := guard(s.path, s.db.Sync); err != nil {
+		return err
+	}
+	s.synced = time.Now()
+	return nil
+}
+
+// relax makes the store write without an fsync per commit, syncing at most
+// once per every (and at Close): see WithSyncEvery.
+func (s *boltStore) relax(every time.Duration) {
+	s.commitMu.Lock()
+	defer s.commitMu.Unlock()
+	s.db.NoSync = every > 0
+	s.syncEvery, s.synced = every, time.Now()
 }
 
 // skip logs, once per record, a record that does not decode: it costs that

@@ -2,7 +2,9 @@ package dmem
 
 import (
 	"errors"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem/store"
@@ -115,5 +117,32 @@ func TestReopenNumbersOn(t *testing.T) {
 	}
 	if got := seqs["Have a good trip."]; got != 7 {
 		t.Fatalf("its reply is step %d, want 7", got)
+	}
+}
+
+// With relaxed durability, what was saved is on disk after Close, and a
+// reopened memory has it; the option applies to WithPath's store only.
+func TestSyncEvery(t *testing.T) {
+	dir := t.TempDir()
+	m, err := New(bg, WithPath(dir), WithSyncEvery(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	save(t, m, "The deploy key is in the vault.", "Noted.")
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := New(bg, WithPath(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if h := load(t, r, "where is the deploy key?"); !strings.Contains(h, "vault") {
+		t.Fatalf("after a relaxed save and a reopen:\n%s", h)
+	}
+	for _, opts := range [][]Option{{WithSyncEvery(-time.Second), WithPath(t.TempDir())}, {WithSyncEvery(time.Second)}} {
+		if _, err := New(bg, opts...); !errors.Is(err, engram.ErrInvalidOption) {
+			t.Errorf("err = %v, want ErrInvalidOption", err)
+		}
 	}
 }

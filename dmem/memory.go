@@ -121,6 +121,7 @@ func New(ctx context.Context, opts ...Option) (*Memory, error) {
 			return nil, err
 		}
 		b.logger = o.logger
+		b.relax(o.syncEvery)
 		s, own = b, true
 	}
 	if s == nil {

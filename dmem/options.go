@@ -28,6 +28,7 @@ type options struct {
 	budget         int
 	embedder       embeddings.Embedder
 	path           string
+	syncEvery      time.Duration
 	store          store.Store
 	ns             engram.Namespace
 	capacity       int
@@ -102,6 +103,17 @@ func WithEmbedder(e embeddings.Embedder) Option { return func(o *options) { o.em
 // store ([OpenStore]) in dir, created if missing, and reopening dir restores
 // it. The memory closes the store when it closes. Default "": in memory only.
 func WithPath(dir string) Option { return func(o *options) { o.path = dir } }
+
+// WithSyncEvery relaxes the durability of the store [WithPath] opens: a
+// commit is written to the file but synced to disk at most once per every,
+// at a later commit, and at Close. A process that crashes or is killed
+// loses nothing (its writes are the system's); a power loss or a crash of
+// the system may lose the saves of the last interval, or damage the file,
+// which [OpenStore] then salvages. Saves take a fraction of their time
+// with an fsync each (see the package's BenchmarkInsert). Default 0: every
+// commit is synced before the save that made it returns, one fsync shared
+// by the saves that commit together. It applies to WithPath's store only.
+func WithSyncEvery(every time.Duration) Option { return func(o *options) { o.syncEvery = every } }
 
 // WithStore keeps the memory's record in s, which the caller opened (with
 // [OpenStore], dmem/pgstore, or any implementation of [store.Store]) and
@@ -316,6 +328,10 @@ func (o *options) validate() error {
 		return bad("history %d < 0", o.history)
 	case o.path != "" && o.store != nil:
 		return bad("both a path and a store")
+	case o.syncEvery < 0:
+		return bad("sync interval %v < 0", o.syncEvery)
+	case o.syncEvery > 0 && o.path == "":
+		return bad("WithSyncEvery relaxes the store WithPath opens, and there is no path")
 	case !o.ns.Valid():
 		return bad("namespace %s is not UTF-8 without NUL", o.ns)
 	case o.memoryKey == "":
