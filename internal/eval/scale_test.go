@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/engram-go/engram/dmem"
 	"github.com/engram-go/engram/internal/dataset"
 	"github.com/tmc/langchaingo/schema"
 )
@@ -46,7 +47,8 @@ func scaleTurns(ss []dataset.Sample, n int) []string {
 // median load, its ratio to BM25's, and the exponent of its growth from the
 // smaller size to the larger (1 is linear). Sizes are ENGRAM_SCALE, comma-
 // separated (default 10000,100000); memories ENGRAM_SCALE_MEMORIES (default
-// rd,dmem). Run it with
+// rd,dmem; dmem-all is dmem holding every turn, WithMaxUnits(0)). Run it
+// with
 //
 //	go test ./internal/eval -run '^$' -bench LoadAtScale -benchtime 1x -timeout 60m
 func BenchmarkLoadAtScale(b *testing.B) {
@@ -69,7 +71,10 @@ func BenchmarkLoadAtScale(b *testing.B) {
 	if v := os.Getenv("ENGRAM_SCALE_MEMORIES"); v != "" {
 		names = v
 	}
-	ms, err := Select(Known(), "bm25,"+names)
+	uncapped := Memory{Name: "dmem-all", Engram: true, New: func(ctx context.Context, budget int, _ *dataset.Sample) (schema.Memory, error) {
+		return dmem.New(ctx, dmem.WithTokenBudget(budget), dmem.WithMaxUnits(0))
+	}, Close: func(m schema.Memory) error { return m.(*dmem.Memory).Close() }}
+	ms, err := Select(append(Known(), uncapped), "bm25,"+names)
 	if err != nil {
 		b.Fatal(err)
 	}
