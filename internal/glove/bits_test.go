@@ -12,8 +12,8 @@ import (
 // rowWords returns the table's words in row order, most frequent first.
 func rowWords(tb *table) []string {
 	words := make([]string, len(tb.rank))
-	for w, i := range tb.index {
-		words[i] = w
+	for i := range words {
+		words[i] = tb.word(int32(i))
 	}
 	return words
 }

@@ -27,10 +27,10 @@ func cos(a, b []float32) float64 {
 func vec(t *testing.T, w string) []float32 {
 	t.Helper()
 	v, ok := Vector(w)
-	if !ok || len(v) != Dim {
-		t.Fatalf("Vector(%q) = %d components, %v", w, len(v), ok)
+	if !ok {
+		t.Fatalf("Vector(%q) missing", w)
 	}
-	return v
+	return v[:]
 }
 
 func TestVector(t *testing.T) {
@@ -49,13 +49,9 @@ func TestVector(t *testing.T) {
 		}
 	}
 	for _, w := range []string{"", "King", "xyzzyq", "dog cat", "'s"} {
-		if v, ok := Vector(w); ok || v != nil {
-			t.Errorf("Vector(%q) = %v, %v; want nil, false", w, v, ok)
+		if v, ok := Vector(w); ok || v != [Dim]float32{} {
+			t.Errorf("Vector(%q) = %v, %v; want zeros, false", w, v, ok)
 		}
-	}
-	// The slice is capped: appending to it cannot overwrite the next row.
-	if v := vec(t, "king"); cap(v) != Dim {
-		t.Errorf("cap %d, want %d", cap(v), Dim)
 	}
 }
 
@@ -113,18 +109,49 @@ func TestWeight(t *testing.T) {
 
 func TestTable(t *testing.T) {
 	tb := load()
-	if n := len(tb.index); n != 75000 || len(tb.rank) != n || len(tb.vecs) != n*Dim {
-		t.Fatalf("%d words, %d ranks, %d components", n, len(tb.rank), len(tb.vecs))
+	n := len(tb.rank)
+	if n != 75000 || len(tb.offs) != n+1 || len(tb.scale) != n || len(tb.comps) != n*Dim {
+		t.Fatalf("%d ranks, %d offsets, %d scales, %d components", n, len(tb.offs), len(tb.scale), len(tb.comps))
 	}
-	for i := 1; i < len(tb.rank); i++ {
+	for i := 1; i < n; i++ {
 		if tb.rank[i] <= tb.rank[i-1] {
 			t.Fatalf("row %d: rank %d after %d", i, tb.rank[i], tb.rank[i-1])
 		}
 	}
-	for w, i := range tb.index {
+	for i := range int32(n) {
+		w := tb.word(i)
 		if w == "" || w != strings.ToLower(w) || strings.ContainsAny(w, " .,;:!?\"()") {
 			t.Errorf("row %d: word %q", i, w)
 		}
+		// The index finds every word at its own row, from a string and
+		// from bytes.
+		if j, ok := lookup(tb, w); !ok || j != i {
+			t.Errorf("row %d: %q found at %d, %v", i, w, j, ok)
+		}
+		if j, ok := lookup(tb, []byte(w)); !ok || j != i {
+			t.Errorf("row %d: %q as bytes found at %d, %v", i, w, j, ok)
+		}
+	}
+}
+
+// The index tells apart words that differ in one byte, and holds none but
+// the table's.
+func TestIndexMisses(t *testing.T) {
+	tb := load()
+	misses := 0
+	for i := range int32(len(tb.rank)) {
+		w := []byte(tb.word(i))
+		w[len(w)-1] ^= 0x20 // lower case to upper, digit to control byte
+		if j, ok := lookup(tb, w); ok {
+			if tb.word(j) != string(w) {
+				t.Fatalf("%q found as %q", w, tb.word(j))
+			}
+		} else {
+			misses++
+		}
+	}
+	if misses < len(tb.rank)*9/10 {
+		t.Errorf("%d of %d altered words missed", misses, len(tb.rank))
 	}
 }
 

@@ -91,7 +91,7 @@ func report(stage string) {
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		name, v, ok := strings.Cut(sc.Text(), ":")
-		if ok && (name == "VmRSS" || name == "VmHWM") {
+		if ok && (name == "VmRSS" || name == "VmHWM" || name == "RssAnon" || name == "RssFile") {
 			fmt.Printf("%s.%s %s\n", stage, name, strings.TrimSuffix(strings.TrimSpace(v), " kB"))
 		}
 	}
