@@ -3,10 +3,12 @@
 // see LICENSE) for the 75,000 most frequent words, and embeds a sentence
 // as their SIF-weighted mean (Arora, Liang and Ma, ICLR 2017), offline.
 //
-// The table is embedded (7.7 MB gzip), each vector quantized to int8 with
-// a float32 scale per word (mean cosine 0.99998 with the originals), read
-// once on first use and kept so, about 9 MB; a vector is decoded when it
-// is looked up, or summed into a sentence straight from its int8 form:
+// The table is embedded uncompressed (8.5 MB), each vector quantized to
+// int8 with a float32 scale per word (mean cosine 0.99998 with the
+// originals), and read where the binary holds it: first use indexes the
+// words (about 1.5 MB of heap, a few milliseconds), and a vector is
+// decoded when it is looked up, or summed into a sentence straight from
+// its int8 form, so that only the pages of words in use become resident:
 //
 //	"dog" ──index──▶ row ──▶ 100 int8 × scale   Vector
 //	                   └───▶ rank, weight        Rank, Weight

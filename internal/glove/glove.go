@@ -1,6 +1,6 @@
 package glove
 
-//go:generate go run ./internal/gen -json $ENGRAM_GLOVE_JSON -o table.bin.gz
+//go:generate go run ./internal/gen -json $ENGRAM_GLOVE_JSON -o table.bin
 
 // Dim is the length of every vector.
 const Dim = 100

@@ -25,8 +25,7 @@ func Embed(dst []float32, s string) []float32 {
 			}
 			// Straight from the int8 components, each rounded to
 			// float32 as Vector gives it, so the sum is Vector's.
-			w, s := float64(t.weight[k]), t.scale[k]
-			q := t.comps[int(k)*Dim:][:Dim]
+			w, s, q := float64(t.weight[k]), t.scale(k), t.row(k)
 			for j := range acc {
 				acc[j] += w * float64(float32(int8(q[j]))*s)
 			}

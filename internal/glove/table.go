@@ -1,37 +1,37 @@
 package glove
 
 import (
-	"bufio"
-	"bytes"
-	"compress/gzip"
 	_ "embed"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"math/bits"
 	"sync"
 )
 
-// tableGz is written by internal/gen from GloVe 6B 100-d; see LICENSE.
+// tableBin is written by internal/gen from GloVe 6B 100-d; see LICENSE.
+// It is embedded uncompressed so that the vectors are read where the
+// binary holds them: the process neither decompresses them into its heap
+// nor keeps the compressed pages it read resident.
 //
-//go:embed table.bin.gz
-var tableGz []byte
+//go:embed table.bin
+var tableBin string
 
-// table is the vocabulary as the file stores it: each vector stays Dim
-// int8 components and a float32 scale, about a quarter of its float32
-// form, and is decoded when it is read ([Vector], [Embed]). Words are found
-// through an open-addressing hash index over one string, not a map, which
-// would cost a string header and a hash slot per word.
+// table is the vocabulary over tableBin. Each vector stays as the file
+// stores it, Dim int8 components and a float32 scale, and is decoded when
+// it is read ([Vector], [Embed]). The heap holds only what the file cannot
+// give by position: where each word is, the ranks and weights, and a hash
+// index from word to row (a map would cost a string header and a hash
+// slot per word on top).
 type table struct {
-	words   string   // every word, back to back, most frequent first
-	offs    []uint32 // row i's word is words[offs[i]:offs[i+1]]
+	raw     string   // tableBin
+	start   []uint32 // per row: where its word starts in raw
+	size    []uint8  // per row: its word's length
 	index   index
 	rank    []int32   // per row: frequency rank in GloVe's vocabulary
 	weight  []float32 // per row: what Embed weighs the vector by, 0 for stop words
-	scale   []float32 // per row: the step of its components
-	comps   []byte    // rows of Dim components, int8 (component = int8 × scale)
+	scales  int       // where the scales start in raw, 4 bytes a row
+	comps   int       // where the components start in raw, Dim bytes a row
 	maxRank int       // rank of the rarest word
 	// common is the unit direction Embed removes: the top principal
 	// direction of the vectors as sentences weigh them (see internal/gen).
@@ -43,11 +43,11 @@ var (
 	tab       *table
 )
 
-// load decodes the embedded table on first use. The table is built by the
+// load indexes the embedded table on first use. The table is built by the
 // generator and checked by the tests, so a failure is a build defect.
 func load() *table {
 	tableOnce.Do(func() {
-		t, err := decode(tableGz)
+		t, err := decode(tableBin)
 		if err != nil {
 			panic("glove: corrupt embedded table: " + err.Error())
 		}
@@ -56,9 +56,8 @@ func load() *table {
 	return tab
 }
 
-// decode parses the table format internal/gen writes (integers are
-// uvarints) as it decompresses it, straight into the table's arrays, so
-// that the uncompressed file is never held whole beside them:
+// decode indexes the table format internal/gen writes (integers are
+// uvarints), reading the words and ranks and finding the rest by position:
 //
 //	"GLV1" N
 //	N words: length, bytes (most frequent first)
@@ -66,51 +65,30 @@ func load() *table {
 //	N scales: float32, little-endian
 //	N × Dim components: int8, component = int8 × scale
 //	Dim components of the common direction: float32, little-endian
-func decode(gz []byte) (*table, error) {
-	if len(gz) < 4 {
-		return nil, errors.New("truncated gzip")
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		return nil, err
-	}
-	// gzip's trailer holds the uncompressed size, which bounds N.
-	size := uint64(binary.LittleEndian.Uint32(gz[len(gz)-4:]))
-	r := &reader{r: bufio.NewReader(zr)}
-	var magic [4]byte
-	r.full(magic[:])
-	if r.err == nil && string(magic[:]) != "GLV1" {
+func decode(raw string) (*table, error) {
+	r := &reader{s: raw}
+	if r.bytes(4) != "GLV1" {
 		return nil, errors.New("bad magic")
 	}
 	n := r.uvarint()
-	if r.err != nil {
-		return nil, r.err
-	}
-	if n == 0 || n > size/Dim {
+	if r.err != nil || n == 0 || n > uint64(len(raw))/Dim {
 		return nil, errors.New("bad word count")
 	}
-
 	t := &table{
-		offs:   make([]uint32, n+1),
+		raw:    raw,
+		start:  make([]uint32, n),
+		size:   make([]uint8, n),
 		rank:   make([]int32, n),
 		weight: make([]float32, n),
-		scale:  make([]float32, n),
-		comps:  make([]byte, n*Dim),
 	}
-	var words []byte
-	for i := range n {
+	for i := range t.start {
 		l := r.uvarint()
-		if l == 0 || l > size {
-			r.fail(errors.New("bad word length"))
+		if l == 0 || l > math.MaxUint8 {
+			r.fail(fmt.Sprintf("word %d: length %d", i, l))
 		}
-		if r.err != nil {
-			return nil, r.err
-		}
-		words = append(words, make([]byte, l)...)
-		r.full(words[len(words)-int(l):])
-		t.offs[i+1] = uint32(len(words))
+		t.start[i], t.size[i] = uint32(r.pos), uint8(l)
+		r.bytes(int(l))
 	}
-	t.words = string(words)
 	prev := int64(-1)
 	for i := range t.rank {
 		prev += int64(r.uvarint()) + 1
@@ -120,21 +98,21 @@ func decode(gz []byte) (*table, error) {
 		t.rank[i] = int32(prev)
 	}
 	t.maxRank = int(prev)
-	var b [4]byte
-	for i := range t.scale {
-		r.full(b[:])
-		t.scale[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[:]))
-	}
-	r.full(t.comps)
+	t.scales = r.pos
+	r.bytes(4 * int(n))
+	t.comps = r.pos
+	r.bytes(Dim * int(n))
 	var norm float64
 	for i := range t.common {
-		r.full(b[:])
-		t.common[i] = float64(math.Float32frombits(binary.LittleEndian.Uint32(b[:])))
+		b := r.bytes(4)
+		if r.err != nil {
+			return nil, r.err
+		}
+		t.common[i] = float64(float32At(b))
 		norm += t.common[i] * t.common[i]
 	}
-	r.end()
-	if r.err != nil {
-		return nil, r.err
+	if r.pos != len(raw) {
+		return nil, errors.New("trailing bytes")
 	}
 	if math.Abs(norm-1) > 1e-5 {
 		return nil, fmt.Errorf("common direction has norm² %v", norm)
@@ -154,16 +132,34 @@ func decode(gz []byte) (*table, error) {
 }
 
 // word returns the word of row i.
-func (t *table) word(i int32) string { return t.words[t.offs[i]:t.offs[i+1]] }
+func (t *table) word(i int32) string {
+	s := t.start[i]
+	return t.raw[s : s+uint32(t.size[i])]
+}
+
+// scale returns the step of row i's components.
+func (t *table) scale(i int32) float32 {
+	return float32At(t.raw[t.scales+4*int(i):])
+}
+
+// row returns the Dim int8 components of row i, as bytes.
+func (t *table) row(i int32) string {
+	return t.raw[t.comps+Dim*int(i):][:Dim]
+}
 
 // vector writes the vector of row i into v, each component rounded to
 // float32 as the table's float32 form had it.
 func (t *table) vector(i int32, v *[Dim]float32) {
-	s := t.scale[i]
-	q := t.comps[int(i)*Dim:][:Dim]
+	s, q := t.scale(i), t.row(i)
 	for j := range v {
 		v[j] = float32(int8(q[j])) * s
 	}
+}
+
+// float32At reads a little-endian float32 from the start of s.
+func float32At(s string) float32 {
+	_ = s[3]
+	return math.Float32frombits(uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24)
 }
 
 // An index finds a word's row: open addressing with linear probing over
@@ -172,16 +168,14 @@ func (t *table) vector(i int32, v *[Dim]float32) {
 // probe compares a word only when the tags agree.
 type index struct {
 	slots    []uint32
-	rowBits  uint   // low bits of a slot that hold row+1
 	slotBits uint   // log₂ len(slots)
-	rowMask  uint32 // 1<<rowBits − 1
+	rowMask  uint32 // the low bits of a slot, which hold row+1
 }
 
 func newIndex(n int) index {
 	slotBits := uint(bits.Len(uint(n + n/2))) // at most 2/3 full
 	return index{
 		slots:    make([]uint32, 1<<slotBits),
-		rowBits:  uint(bits.Len(uint(n))),
 		slotBits: slotBits,
 		rowMask:  1<<bits.Len(uint(n)) - 1,
 	}
@@ -237,57 +231,43 @@ func lookup[W string | []byte](t *table, w W) (int32, bool) {
 	}
 }
 
-// reader reads the uncompressed table, remembering the first error.
+// reader reads the table, remembering the first error.
 type reader struct {
-	r   *bufio.Reader
+	s   string
+	pos int
 	err error
 }
 
-func (r *reader) fail(err error) {
+func (r *reader) fail(msg string) {
 	if r.err == nil {
-		r.err = err
+		r.err = errors.New(msg)
 	}
+	r.pos = len(r.s)
 }
 
 func (r *reader) uvarint() uint64 {
-	if r.err != nil {
-		return 0
+	var v uint64
+	for shift := 0; r.pos < len(r.s) && shift < 64; shift += 7 {
+		b := r.s[r.pos]
+		r.pos++
+		v |= uint64(b&0x7f) << shift
+		if b < 0x80 {
+			return v
+		}
 	}
-	v, err := binary.ReadUvarint(r.r)
-	if err != nil {
-		r.fail(truncated(err))
-	}
-	return v
+	r.fail("truncated or overlong varint")
+	return 0
 }
 
-// full fills p.
-func (r *reader) full(p []byte) {
+// bytes returns the next n bytes, or "" once the table has failed.
+func (r *reader) bytes(n int) string {
+	if n < 0 || n > len(r.s)-r.pos {
+		r.fail("truncated table")
+	}
 	if r.err != nil {
-		return
+		return ""
 	}
-	if _, err := io.ReadFull(r.r, p); err != nil {
-		r.fail(truncated(err))
-	}
-}
-
-// end checks that the table ends here, which also checks gzip's checksum.
-func (r *reader) end() {
-	if r.err != nil {
-		return
-	}
-	switch _, err := r.r.ReadByte(); err {
-	case io.EOF:
-	case nil:
-		r.fail(errors.New("trailing bytes"))
-	default:
-		r.fail(err)
-	}
-}
-
-// truncated names an early end of the table as such.
-func truncated(err error) error {
-	if err == io.EOF || err == io.ErrUnexpectedEOF {
-		return errors.New("truncated table")
-	}
-	return err
+	p := r.s[r.pos : r.pos+n]
+	r.pos += n
+	return p
 }
