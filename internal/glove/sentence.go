@@ -27,7 +27,7 @@ func Embed(dst []float32, s string) []float32 {
 			// float32 as Vector gives it, so the sum is Vector's.
 			w, s, q := float64(t.weight[k]), t.scale(k), t.row(k)
 			for j := range acc {
-				acc[j] += w * float64(float32(int8(q[j]))*s)
+				acc[j] += w * float64(int8Float[q[j]]*s)
 			}
 		}
 	}
