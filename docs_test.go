@@ -101,7 +101,7 @@ func TestLicense(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"internal/glove/table.bin.gz", "PDDL", "internal/glove/LICENSE",
+	for _, w := range []string{"internal/glove/table.bin", "PDDL", "internal/glove/LICENSE",
 		"internal/lexicon/table.bin.gz", "WordNet 3.0", "internal/lexicon/LICENSE-WordNet"} {
 		if !strings.Contains(string(notice), w) {
 			t.Errorf("NOTICE does not name %s", w)

@@ -64,7 +64,7 @@ func TestEmbedderInterface(t *testing.T) {
 }
 
 func BenchmarkEmbed(b *testing.B) {
-	for _, w := range []float64{0, 0.5} {
+	for _, w := range []float64{0, 0.5, DefaultGloVeShare} {
 		b.Run(fmt.Sprint("glove=", w), func(b *testing.B) {
 			e, _ := New(WithGloVeShare(w))
 			e.Embed("warm up")

@@ -126,7 +126,7 @@ func vectorOf(w string) (wordVec, bool) {
 	if !ok {
 		return wordVec{}, false
 	}
-	n := math.Sqrt(relevance.Dot(v, v))
+	n := math.Sqrt(relevance.Dot(v[:], v[:]))
 	if n == 0 {
 		return wordVec{}, false
 	}

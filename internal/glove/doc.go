@@ -3,12 +3,15 @@
 // see LICENSE) for the 75,000 most frequent words, and embeds a sentence
 // as their SIF-weighted mean (Arora, Liang and Ma, ICLR 2017), offline.
 //
-// The table is embedded (7.7 MB gzip), each vector quantized to int8 with
-// a float32 scale per word (mean cosine 0.99998 with the originals), and
-// decoded once on first use into about 30 MB of float32 rows:
+// The table is embedded uncompressed (8.5 MB), each vector quantized to
+// int8 with a float32 scale per word (mean cosine 0.99998 with the
+// originals), and read where the binary holds it: first use indexes the
+// words (about 1.5 MB of heap, a few milliseconds), and a vector is
+// decoded when it is looked up, or summed into a sentence straight from
+// its int8 form, so that only the pages of words in use become resident:
 //
-//	"dog" ──index──▶ row ──▶ 100 float32   Vector
-//	                   └───▶ rank, weight   Rank, Weight
+//	"dog" ──index──▶ row ──▶ 100 int8 × scale   Vector
+//	                   └───▶ rank, weight        Rank, Weight
 //
 // [Embed] tokenises a text as GloVe's corpus was ([Words]: lower case,
 // clitics split), skips stop words and words the table lacks, sums the

@@ -1,6 +1,6 @@
 package glove
 
-//go:generate go run ./internal/gen -json $ENGRAM_GLOVE_JSON -o table.bin.gz
+//go:generate go run ./internal/gen -json $ENGRAM_GLOVE_JSON -o table.bin
 
 // Dim is the length of every vector.
 const Dim = 100
@@ -29,21 +29,22 @@ func weightOfRank(r int) float64 {
 // Vector returns the vector of a lower-case word, as [Words] produces
 // them, and whether the table holds it. Its components are GloVe's to
 // within int8 quantization (mean cosine 0.99998 with the originals, the
-// worst word 0.9999). The slice is shared: callers must not modify it.
-func Vector(word string) ([]float32, bool) {
+// worst word 0.9999), decoded from the table on each call.
+func Vector(word string) (v [Dim]float32, ok bool) {
 	t := load()
-	i, ok := t.index[word]
+	i, ok := lookup(t, word)
 	if !ok {
-		return nil, false
+		return v, false
 	}
-	return t.row(i), true
+	t.vector(i, &v)
+	return v, true
 }
 
 // Rank returns the position of a lower-case word in GloVe's vocabulary,
 // most frequent first ("the" is 0), and whether the table holds it.
 func Rank(word string) (int, bool) {
 	t := load()
-	i, ok := t.index[word]
+	i, ok := lookup(t, word)
 	if !ok {
 		return 0, false
 	}

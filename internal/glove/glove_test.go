@@ -3,8 +3,10 @@ package glove
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,10 +29,10 @@ func cos(a, b []float32) float64 {
 func vec(t *testing.T, w string) []float32 {
 	t.Helper()
 	v, ok := Vector(w)
-	if !ok || len(v) != Dim {
-		t.Fatalf("Vector(%q) = %d components, %v", w, len(v), ok)
+	if !ok {
+		t.Fatalf("Vector(%q) missing", w)
 	}
-	return v
+	return v[:]
 }
 
 func TestVector(t *testing.T) {
@@ -49,13 +51,9 @@ func TestVector(t *testing.T) {
 		}
 	}
 	for _, w := range []string{"", "King", "xyzzyq", "dog cat", "'s"} {
-		if v, ok := Vector(w); ok || v != nil {
-			t.Errorf("Vector(%q) = %v, %v; want nil, false", w, v, ok)
+		if v, ok := Vector(w); ok || v != [Dim]float32{} {
+			t.Errorf("Vector(%q) = %v, %v; want zeros, false", w, v, ok)
 		}
-	}
-	// The slice is capped: appending to it cannot overwrite the next row.
-	if v := vec(t, "king"); cap(v) != Dim {
-		t.Errorf("cap %d, want %d", cap(v), Dim)
 	}
 }
 
@@ -113,25 +111,59 @@ func TestWeight(t *testing.T) {
 
 func TestTable(t *testing.T) {
 	tb := load()
-	if n := len(tb.index); n != 75000 || len(tb.rank) != n || len(tb.vecs) != n*Dim {
-		t.Fatalf("%d words, %d ranks, %d components", n, len(tb.rank), len(tb.vecs))
+	n := len(tb.rank)
+	if n != 75000 || len(tb.start) != n || len(tb.size) != n || len(tb.weight) != n {
+		t.Fatalf("%d ranks, %d starts, %d sizes, %d weights", n, len(tb.start), len(tb.size), len(tb.weight))
 	}
-	for i := 1; i < len(tb.rank); i++ {
+	for i := 1; i < n; i++ {
 		if tb.rank[i] <= tb.rank[i-1] {
 			t.Fatalf("row %d: rank %d after %d", i, tb.rank[i], tb.rank[i-1])
 		}
 	}
-	for w, i := range tb.index {
+	for i := range int32(n) {
+		w := tb.word(i)
 		if w == "" || w != strings.ToLower(w) || strings.ContainsAny(w, " .,;:!?\"()") {
 			t.Errorf("row %d: word %q", i, w)
+		}
+		// The index finds every word at its own row, from a string and
+		// from bytes.
+		if j, ok := lookup(tb, w); !ok || j != i {
+			t.Errorf("row %d: %q found at %d, %v", i, w, j, ok)
+		}
+		if j, ok := lookup(tb, []byte(w)); !ok || j != i {
+			t.Errorf("row %d: %q as bytes found at %d, %v", i, w, j, ok)
 		}
 	}
 }
 
+// The index tells apart words that differ in one byte, and holds none but
+// the table's.
+func TestIndexMisses(t *testing.T) {
+	tb := load()
+	misses := 0
+	for i := range int32(len(tb.rank)) {
+		w := []byte(tb.word(i))
+		w[len(w)-1] ^= 0x20 // lower case to upper, digit to control byte
+		if j, ok := lookup(tb, w); ok {
+			if tb.word(j) != string(w) {
+				t.Fatalf("%q found as %q", w, tb.word(j))
+			}
+		} else {
+			misses++
+		}
+	}
+	if misses < len(tb.rank)*9/10 {
+		t.Errorf("%d of %d altered words missed", misses, len(tb.rank))
+	}
+}
+
 func TestDecodeCorrupt(t *testing.T) {
-	for _, gz := range [][]byte{nil, tableGz[:10], tableGz[:len(tableGz)/2], []byte("not gzip at all")} {
-		if _, err := decode(gz); err == nil {
-			t.Errorf("decode of %d bytes succeeded", len(gz))
+	for _, raw := range []string{
+		"", "GLV1", tableBin[:10], tableBin[:len(tableBin)/2], tableBin[:len(tableBin)-1],
+		tableBin + "\x00", "GLV2" + tableBin[4:], "not a table at all",
+	} {
+		if _, err := decode(raw); err == nil {
+			t.Errorf("decode of %d bytes succeeded", len(raw))
 		}
 	}
 }
@@ -169,8 +201,82 @@ func TestGenerate(t *testing.T) {
 	if !bytes.Equal(outs[0], outs[1]) {
 		t.Fatal("two runs of the generator differ")
 	}
-	if !bytes.Equal(outs[0], tableGz) {
-		t.Error("table.bin.gz is stale (the generator changed): run go generate ./internal/glove")
+	if string(outs[0]) != tableBin {
+		t.Error("table.bin is stale (the generator changed): run go generate ./internal/glove")
+	}
+}
+
+// TestGenerateSmall runs the generator on a small made-up vocabulary, so
+// that without GloVe's file the tests still check that the table it writes
+// is the table decode reads: the words kept, in order, with their ranks,
+// and vectors within quantization of the originals.
+func TestGenerateSmall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: builds the generator")
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	src := []string{"the", "Upper", "of", "-lrb-", "don't", "well-known", "café", "a.b"}
+	for i := range 40 {
+		src = append(src, fmt.Sprintf("w%02d", i))
+	}
+	vecs := make(map[string][]float64, len(src))
+	for i, w := range src {
+		v := make([]float64, Dim, Dim+2)
+		for j := range v {
+			v[j] = rng.NormFloat64() * 0.4
+		}
+		vecs[w] = append(v, 1, float64(i)) // wink's length and index follow
+	}
+	js, err := json.Marshal(map[string]any{"dimensions": Dim, "words": src, "vectors": vecs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	in, out := filepath.Join(tmp, "wink.json"), filepath.Join(tmp, "table.bin")
+	if err := os.WriteFile(in, js, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const keep = 40
+	if msg, err := exec.Command("go", "run", "./internal/gen", "-json", in, "-o", out, "-words", fmt.Sprint(keep)).CombinedOutput(); err != nil {
+		t.Fatalf("generator: %v\n%s", err, msg)
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := decode(string(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string // what the generator keeps: lower-case words, no brackets or dots
+	for _, w := range src {
+		if w != "Upper" && w != "-lrb-" && w != "a.b" && len(want) < keep {
+			want = append(want, w)
+		}
+	}
+	if len(tb.rank) != keep {
+		t.Fatalf("%d words, want %d", len(tb.rank), keep)
+	}
+	for i, w := range want {
+		row := int32(i)
+		if got := tb.word(row); got != w {
+			t.Fatalf("row %d: %q, want %q", i, got, w)
+		}
+		if j, ok := lookup(tb, w); !ok || j != row {
+			t.Errorf("%q found at %d, %v", w, j, ok)
+		}
+		if r := int(tb.rank[i]); src[r] != w {
+			t.Errorf("%q: rank %d is %q", w, r, src[r])
+		}
+		var v [Dim]float32
+		tb.vector(row, &v)
+		orig := make([]float32, Dim)
+		for j, x := range vecs[w][:Dim] {
+			orig[j] = float32(x)
+		}
+		if c := cos(v[:], orig); c < 0.9999 {
+			t.Errorf("%q: cosine %.6f with the original", w, c)
+		}
 	}
 }
 
@@ -250,7 +356,7 @@ func BenchmarkVector(b *testing.B) {
 func BenchmarkDecode(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := decode(tableGz); err != nil {
+		if _, err := decode(tableBin); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -19,13 +19,15 @@ func Embed(dst []float32, s string) []float32 {
 		var run []byte
 		run, i = nextRun(s, i, buf[:0])
 		for _, sp := range t.split(run, spans[:0]) {
-			k, ok := t.index[string(run[sp.lo:sp.hi])]
+			k, ok := lookup(t, run[sp.lo:sp.hi])
 			if !ok || t.weight[k] == 0 {
 				continue
 			}
-			w := float64(t.weight[k])
-			for j, x := range t.row(k) {
-				acc[j] += w * float64(x)
+			// Straight from the int8 components, each rounded to
+			// float32 as Vector gives it, so the sum is Vector's.
+			w, s, q := float64(t.weight[k]), t.scale(k), t.row(k)
+			for j := range acc {
+				acc[j] += w * float64(int8Float[q[j]]*s)
 			}
 		}
 	}

@@ -130,7 +130,7 @@ func (t *table) hyphenated(run []byte, lo, hi int, out []span) []span {
 }
 
 func (t *table) known(w []byte) bool {
-	_, ok := t.index[string(w)]
+	_, ok := lookup(t, w)
 	return ok
 }
 

