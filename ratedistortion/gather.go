@@ -24,10 +24,10 @@ const (
 	// gatherAbove is the pool size above which a load gathers.
 	gatherAbove = 4096
 	// gatherTop is how many of the most relevant units are candidates.
-	gatherTop = 768
+	gatherTop = 384
 	// gatherRecent is how many of the newest units are candidates: past
 	// 30 half-lives (the default 8 units) recency is 0.
-	gatherRecent = 256
+	gatherRecent = 128
 	// gatherReach is how far on each side of a candidate its neighbours
 	// join it: a pair, a short tool group, a turn it depends on.
 	gatherReach = max(2, facts.Reach)

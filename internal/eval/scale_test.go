@@ -103,6 +103,13 @@ func BenchmarkLoadAtScale(b *testing.B) {
 					}
 				}
 				b.ReportMetric(float64(time.Since(start).Microseconds())/float64(n), fmt.Sprintf("%s-%d-µs/save", m.Name, n))
+				switch x := mem.(type) {
+				case *dmem.Memory:
+					st := x.Stats()
+					b.ReportMetric(float64(st.Core+st.Short), fmt.Sprintf("%s-%d-units", m.Name, n))
+				case interface{ Len() int }:
+					b.ReportMetric(float64(x.Len()), fmt.Sprintf("%s-%d-units", m.Name, n))
+				}
 				mems[k] = mem
 			}
 			spent := make([][]time.Duration, len(ms))
