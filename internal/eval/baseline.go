@@ -134,17 +134,28 @@ func queryTerms(q string) map[string]float64 {
 
 // packBest packs the lines best score first; ties (and lines with no
 // match) go newest first, as a buffer would.
+//
+// Only the lines that match are sorted; the rest follow newest first, as
+// the sort would leave them: at 100,000 lines a sort of all of them was
+// most of the load.
 func (l *lines) packBest(score []float64) string {
-	order := make([]int, len(score))
-	for i := range order {
-		order[i] = i
+	order := make([]int, 0, len(score))
+	for i, x := range score {
+		if x > 0 {
+			order = append(order, i)
+		}
 	}
-	sort.SliceStable(order, func(a, b int) bool {
+	sort.Slice(order, func(a, b int) bool {
 		if score[order[a]] != score[order[b]] {
 			return score[order[a]] > score[order[b]]
 		}
 		return order[a] > order[b]
 	})
+	for i := len(score) - 1; i >= 0; i-- {
+		if !(score[i] > 0) {
+			order = append(order, i)
+		}
+	}
 	return l.pack(order)
 }
 
