@@ -35,10 +35,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/engram-go/engram/internal/dataset"
-	"github.com/engram-go/engram/internal/eval"
+	"github.com/engram-go/engram/cmd/memeval/dataset"
+	"github.com/engram-go/engram/cmd/memeval/eval"
 	"github.com/engram-go/engram/internal/relevance"
-	"github.com/engram-go/engram/internal/updates"
+	"github.com/engram-go/engram/cmd/memeval/updates"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 )

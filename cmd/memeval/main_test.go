@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/engram-go/engram/internal/dataset"
-	"github.com/engram-go/engram/internal/eval"
+	"github.com/engram-go/engram/cmd/memeval/dataset"
+	"github.com/engram-go/engram/cmd/memeval/eval"
 )
 
 func TestGenThenRun(t *testing.T) {
@@ -100,7 +100,7 @@ func TestChartOneBudget(t *testing.T) {
 // with no question shows "-", not 0.
 func TestDanglingEvidence(t *testing.T) {
 	var out bytes.Buffer
-	if err := run([]string{"-data", "../../internal/dataset/testdata/quirks.json", "-memories", "oracle", "-budgets", "512"}, &out, &out); err != nil {
+	if err := run([]string{"-data", "dataset/testdata/quirks.json", "-memories", "oracle", "-budgets", "512"}, &out, &out); err != nil {
 		t.Fatal(err)
 	}
 	fields := strings.Fields(strings.Split(strings.TrimSpace(out.String()), "\n")[2])
@@ -128,7 +128,7 @@ func TestLongAndUpdates(t *testing.T) {
 		t.Fatalf("update results: %v\n%s", err, out.String())
 	}
 	out.Reset()
-	if err := run([]string{"-updates", "-samples", "1", "-data", "../../internal/dataset/testdata/quirks.json", "-memories", "bm25", "-budgets", "256"}, &out, &out); err != nil {
+	if err := run([]string{"-updates", "-samples", "1", "-data", "dataset/testdata/quirks.json", "-memories", "bm25", "-budgets", "256"}, &out, &out); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "stale undated") {

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/engram-go/engram/internal/dataset"
-	"github.com/engram-go/engram/internal/updates"
+	"github.com/engram-go/engram/cmd/memeval/dataset"
+	"github.com/engram-go/engram/cmd/memeval/updates"
 	"github.com/tmc/langchaingo/schema"
 )
 

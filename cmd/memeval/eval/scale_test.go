@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/engram-go/engram/dmem"
-	"github.com/engram-go/engram/internal/dataset"
+	"github.com/engram-go/engram/cmd/memeval/dataset"
 	"github.com/tmc/langchaingo/schema"
 )
 
@@ -50,7 +50,7 @@ func scaleTurns(ss []dataset.Sample, n int) []string {
 // rd,dmem; dmem-all is dmem holding every turn, WithMaxUnits(0)). Run it
 // with
 //
-//	go test ./internal/eval -run '^$' -bench LoadAtScale -benchtime 1x -timeout 60m
+//	go test ./cmd/memeval/eval -run '^$' -bench LoadAtScale -benchtime 1x -timeout 60m
 func BenchmarkLoadAtScale(b *testing.B) {
 	ss, err := dataset.ReadFile(devPath())
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/engram-go/engram/internal/dataset"
+	"github.com/engram-go/engram/cmd/memeval/dataset"
 	"github.com/tmc/langchaingo/schema"
 )
 
@@ -16,14 +16,14 @@ import (
 // per question, the three taking turns, the save-then-ask protocol: engram's
 // loads may take at most twice stemmed BM25's. Run it with
 //
-//	go test ./internal/eval -run '^$' -bench LoadRealDialogue -benchtime 2000x
+//	go test ./cmd/memeval/eval -run '^$' -bench LoadRealDialogue -benchtime 2000x
 //
 // It skips without the development set (ENGRAM_LOCOMO or
 // ../shared/data/locomo-dev.json).
 func BenchmarkLoadRealDialogue(b *testing.B) {
 	path := os.Getenv("ENGRAM_LOCOMO")
 	if path == "" {
-		path = filepath.Join("..", "..", "..", "shared", "data", "locomo-dev.json")
+		path = filepath.Join("..", "..", "..", "..", "shared", "data", "locomo-dev.json")
 	}
 	ss, err := dataset.ReadFile(path)
 	if err != nil {

@@ -3,7 +3,7 @@ package updates_test
 import (
 	"fmt"
 
-	"github.com/engram-go/engram/internal/updates"
+	"github.com/engram-go/engram/cmd/memeval/updates"
 )
 
 // A fact is stated, changed, and asked at the end: the answer is its last

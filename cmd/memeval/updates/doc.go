@@ -2,7 +2,7 @@
 // stated, then changed one to three times in later sessions (or corrected
 // on the spot: "no, Tuesday, not Monday"), and the questions asked at the
 // end want its current value. It is the workload of the update
-// evaluation (internal/eval.Updates).
+// evaluation (eval.Updates).
 //
 //	Sample ─┬─ dataset.Sample: dated sessions of turns; QA with evidence
 //	        │   single-hop  the current value's statement

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/engram-go/engram/internal/dataset"
+	"github.com/engram-go/engram/cmd/memeval/dataset"
 )
 
 // TestFeedback replays the development set in-stream with a user rating

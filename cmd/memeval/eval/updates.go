@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/engram-go/engram/internal/dataset"
-	"github.com/engram-go/engram/internal/updates"
+	"github.com/engram-go/engram/cmd/memeval/dataset"
+	"github.com/engram-go/engram/cmd/memeval/updates"
 	"github.com/engram-go/engram/tokens"
 )
 

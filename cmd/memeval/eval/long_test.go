@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/engram-go/engram/internal/dataset"
+	"github.com/engram-go/engram/cmd/memeval/dataset"
 )
 
 func TestConcat(t *testing.T) {
@@ -128,5 +128,5 @@ func devPath() string {
 	if p := os.Getenv("ENGRAM_LOCOMO"); p != "" {
 		return p
 	}
-	return filepath.Join("..", "..", "..", "shared", "data", "locomo-dev.json")
+	return filepath.Join("..", "..", "..", "..", "shared", "data", "locomo-dev.json")
 }

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/engram-go/engram/internal/dataset"
+	"github.com/engram-go/engram/cmd/memeval/dataset"
 )
 
 // TestOrdering is the evaluation's regression guard: on a small generated
@@ -141,7 +141,7 @@ func TestRealDialogue(t *testing.T) {
 	}
 	path := os.Getenv("ENGRAM_LOCOMO")
 	if path == "" {
-		path = filepath.Join("..", "..", "..", "shared", "data", "locomo-dev.json")
+		path = filepath.Join("..", "..", "..", "..", "shared", "data", "locomo-dev.json")
 	}
 	ss, err := dataset.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {

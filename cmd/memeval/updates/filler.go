@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/engram-go/engram/internal/dataset"
+	"github.com/engram-go/engram/cmd/memeval/dataset"
 )
 
 // A filler yields the exchanges (one turn of each speaker) that run

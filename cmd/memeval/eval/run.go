@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/engram-go/engram/internal/dataset"
+	"github.com/engram-go/engram/cmd/memeval/dataset"
 	"github.com/engram-go/engram/tokens"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/schema"

@@ -1,13 +1,13 @@
-package gate_test
+package eval
 
 import (
 	"context"
+	"os"
 	"io"
 	"log"
 	"testing"
 
-	"github.com/engram-go/engram/internal/dataset"
-	"github.com/engram-go/engram/internal/eval"
+	"github.com/engram-go/engram/cmd/memeval/dataset"
 )
 
 // TestConversationRecall replays synthetic conversations (memeval's
@@ -19,10 +19,12 @@ import (
 // that at 1,024 tokens the label-free gate recalls at least 95 % of the
 // supervised gate and is within 0.01 of the hand-set weights. Whether it
 // matches the hand-set weights is decided on real dialogue
-// (internal/eval's TestRealDialogue), not on generated text. It runs with
+// (TestRealDialogue), not on generated text. It runs with
 // ENGRAM_EVAL=1 only.
 func TestConversationRecall(t *testing.T) {
-	evalOnly(t, "replay five conversations three times")
+	if os.Getenv("ENGRAM_EVAL") == "" {
+		t.Skip("set ENGRAM_EVAL=1 to replay five conversations three times")
+	}
 	log.SetOutput(io.Discard)
 	cfg := dataset.DefaultGenConfig()
 	cfg.Samples = 5
@@ -30,17 +32,17 @@ func TestConversationRecall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms, err := eval.Select(append(eval.Engram(), eval.Gates()...), "rd,rd-gate,rd-gate-sup")
+	ms, err := Select(append(Engram(), Gates()...), "rd,rd-gate,rd-gate-sup")
 	if err != nil {
 		t.Fatal(err)
 	}
 	const budget = 1024
-	rs, err := eval.Run(context.Background(), ss, eval.Config{Budgets: []int{budget}, Memories: ms})
+	rs, err := Run(context.Background(), ss, Config{Budgets: []int{budget}, Memories: ms})
 	if err != nil {
 		t.Fatal(err)
 	}
 	recall := func(name string) float64 {
-		r, ok := eval.Find(rs, name, budget)
+		r, ok := Find(rs, name, budget)
 		if !ok {
 			t.Fatalf("no result for %s", name)
 		}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/engram-go/engram/internal/dataset"
+	"github.com/engram-go/engram/cmd/memeval/dataset"
 	"github.com/engram-go/engram/internal/lexical"
 	"github.com/engram-go/engram/internal/text"
 	"github.com/engram-go/engram/tokens"

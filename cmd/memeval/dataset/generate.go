@@ -42,7 +42,7 @@ type GenConfig struct {
 // replay renders them), half of them noise, with 64 questions each.
 //
 // Its length and Paraphrase (0.5) are calibrated so that the baselines of
-// internal/eval score on it what they score on published LoCoMo data at
+// the evaluation scores on it what they score on published LoCoMo data at
 // 1,024, 2,048 and 4,096 tokens, within a few points: evidence recall
 // near 0.69, 0.74 and 0.79 for a BM25 retriever and near 0.05, 0.10 and
 // 0.21 for langchaingo's newest-first token buffer. The length sets the

@@ -5,8 +5,8 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem"
-	"github.com/engram-go/engram/internal/dataset"
-	"github.com/engram-go/engram/internal/updates"
+	"github.com/engram-go/engram/cmd/memeval/dataset"
+	"github.com/engram-go/engram/cmd/memeval/updates"
 	"github.com/engram-go/engram/ratedistortion"
 	"github.com/tmc/langchaingo/schema"
 )

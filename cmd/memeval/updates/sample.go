@@ -1,6 +1,6 @@
 package updates
 
-import "github.com/engram-go/engram/internal/dataset"
+import "github.com/engram-go/engram/cmd/memeval/dataset"
 
 // Sample is one generated conversation with its facts and, for each
 // question, the statements it must not be answered from.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/engram-go/engram/internal/dataset"
+	"github.com/engram-go/engram/cmd/memeval/dataset"
 )
 
 func generate(t *testing.T, cfg Config) []Sample {

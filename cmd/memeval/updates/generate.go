@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/engram-go/engram/internal/dataset"
+	"github.com/engram-go/engram/cmd/memeval/dataset"
 )
 
 // Config says what to generate.

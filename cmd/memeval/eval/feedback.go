@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/engram-go/engram"
-	"github.com/engram-go/engram/internal/dataset"
+	"github.com/engram-go/engram/cmd/memeval/dataset"
 )
 
 // The feedback replay asks questions as a user does while a conversation

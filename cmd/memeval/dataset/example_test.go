@@ -6,7 +6,7 @@ import (
 	"log"
 	"strings"
 
-	"github.com/engram-go/engram/internal/dataset"
+	"github.com/engram-go/engram/cmd/memeval/dataset"
 )
 
 func ExampleRead() {

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/engram-go/engram/internal/dataset"
+	"github.com/engram-go/engram/cmd/memeval/dataset"
 )
 
 // The replay's clock reads the date of the session being saved, so that a
