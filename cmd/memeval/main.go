@@ -37,8 +37,8 @@ import (
 
 	"github.com/engram-go/engram/cmd/memeval/dataset"
 	"github.com/engram-go/engram/cmd/memeval/eval"
-	"github.com/engram-go/engram/internal/relevance"
 	"github.com/engram-go/engram/cmd/memeval/updates"
+	"github.com/engram-go/engram/internal/relevance"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 )

@@ -4,9 +4,9 @@ import (
 	"context"
 
 	"github.com/engram-go/engram"
-	"github.com/engram-go/engram/dmem"
 	"github.com/engram-go/engram/cmd/memeval/dataset"
 	"github.com/engram-go/engram/cmd/memeval/updates"
+	"github.com/engram-go/engram/dmem"
 	"github.com/engram-go/engram/ratedistortion"
 	"github.com/tmc/langchaingo/schema"
 )

@@ -2,9 +2,9 @@ package eval
 
 import (
 	"context"
-	"os"
 	"io"
 	"log"
+	"os"
 	"testing"
 
 	"github.com/engram-go/engram/cmd/memeval/dataset"

@@ -8,8 +8,8 @@ import (
 	"regexp"
 	"time"
 
-	"github.com/engram-go/engram/dmem"
 	"github.com/engram-go/engram/cmd/memeval/dataset"
+	"github.com/engram-go/engram/dmem"
 	"github.com/engram-go/engram/ratedistortion"
 	"github.com/tmc/langchaingo/schema"
 )

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/engram-go/engram/cmd/memeval/dataset"
 	"github.com/engram-go/engram/dmem"
 	"github.com/engram-go/engram/gate"
-	"github.com/engram-go/engram/cmd/memeval/dataset"
 	"github.com/engram-go/engram/ratedistortion"
 	"github.com/tmc/langchaingo/memory"
 	"github.com/tmc/langchaingo/schema"

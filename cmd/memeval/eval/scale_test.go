@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/engram-go/engram/dmem"
 	"github.com/engram-go/engram/cmd/memeval/dataset"
+	"github.com/engram-go/engram/dmem"
 	"github.com/tmc/langchaingo/schema"
 )
 
