@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"github.com/engram-go/engram/internal/facts"
 	"math"
 	"strconv"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem/store"
+	"github.com/engram-go/engram/internal/facts"
 	"github.com/engram-go/engram/internal/text"
 )
 

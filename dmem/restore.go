@@ -1,0 +1,126 @@
+package dmem
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/engram-go/engram/dmem/store"
+)
+
+// restore reads the memory back from its store. The LSH tables, the eviction
+// heap and the short-term buffer are rebuilt from the records.
+func (m *Memory) restore(ctx context.Context) error {
+	s, ns := m.w.store, m.w.ns
+	snap, err := s.Load(ctx, ns)
+	if err != nil {
+		return fmt.Errorf("dmem: load state: %w", err)
+	}
+	if len(snap.State) > 0 {
+		if err := m.st.decode(snap.State); err != nil {
+			return fmt.Errorf("dmem: load: the state record of namespace %s in %s is damaged: %v (dmem.Salvage keeps the units without it): %w", ns, storeFile(s), err, ErrCorrupt)
+		}
+	}
+	m.novelty.lo, m.novelty.hi = m.st.Novelty[0], m.st.Novelty[1]
+	m.rpe.lo, m.rpe.hi = m.st.RPE[0], m.st.RPE[1]
+	if m.novelty.lo.P == 0 {
+		m.novelty, m.rpe = noveltyGate(), rewardGate()
+	}
+	m.loadGate()
+	// A damaged record costs what it held, never the memory.
+	_ = m.ratings.UnmarshalKinds(m.st.Kinds)
+	for t, n := range snap.Terms {
+		m.df[t] = uint32(min(max(n, 0), math.MaxUint32))
+	}
+	recount := m.st.Lines != m.linesFingerprint()
+	m.st.Lines = m.linesFingerprint()
+	var core, short []*unit
+	err = s.Scan(ctx, ns, false, func(r store.Record) error {
+		u, err := fromRecord(r)
+		if err != nil {
+			return nil // a damaged record costs that record, never the memory
+		}
+		if recount {
+			u.Tokens = m.opts.counter(m.line(u.Role, u.Text))
+		}
+		if len(u.Embedding) != 0 && m.st.Dim == 0 {
+			m.st.Dim = len(u.Embedding)
+		}
+		if u.Route == RouteCore {
+			core = append(core, u)
+		} else {
+			short = append(short, u)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("dmem: load units: %w", err)
+	}
+	if d := unitsDim(core, short); d != 0 && d != m.st.Dim {
+		// A damaged dimension would drop every unit; the units say better.
+		m.opts.logger.Warn("dmem: load: the state's embedding dimension is not the units'; keeping the units'", "namespace", ns.String(), "store", storeFile(s), "state", m.st.Dim, "units", d)
+		m.st.Dim = d
+	}
+	if m.st.Dim > 0 {
+		m.lsh = newLSH(m.st.Dim)
+	}
+	if n := len(core) + len(short); n > 0 {
+		if odd := n - countDim(m.st.Dim, core, short); odd > 0 {
+			m.opts.logger.Warn("dmem: load: skipping units of another embedding dimension", "namespace", ns.String(), "store", storeFile(s), "units", odd, "dim", m.st.Dim)
+		}
+	}
+	for _, u := range core {
+		if len(u.Embedding) != m.st.Dim {
+			continue
+		}
+		m.resident(u, lexisOf(u.Text))
+		m.heap = append(m.heap, u)
+		u.heapIdx = len(m.heap) - 1
+	}
+	heap.Init(&m.heap)
+	for _, u := range short {
+		if len(u.Embedding) != m.st.Dim {
+			continue
+		}
+		m.resident(u, lexisOf(u.Text))
+		m.short = append(m.short, u)
+	}
+	err = s.Scan(ctx, ns, true, func(r store.Record) error {
+		u, err := fromRecord(r)
+		if err != nil {
+			return nil
+		}
+		if recount {
+			u.Tokens = m.opts.counter(m.line(u.Role, u.Text))
+		}
+		m.gone[u.ID] = u
+		m.goneOrder = append(m.goneOrder, u.Seq)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("dmem: load histories: %w", err)
+	}
+	b := m.batch()
+	if recount {
+		// The fingerprint committed below says the stored counts are
+		// current: they must be, or the next open trusts stale ones.
+		for _, u := range m.byID {
+			b.put(u)
+		}
+		for _, u := range m.gone {
+			b.put(u)
+		}
+	}
+	m.trimHistory(b)
+	if len(m.short) > m.opts.shortTerm || m.heap.Len() > m.opts.capacity {
+		for len(m.short) > m.opts.shortTerm {
+			old := m.short[0]
+			m.unplace(old)
+			old.Route = RouteNowhere
+			m.bury(old, b)
+		}
+		m.evictOverflow(b)
+	}
+	return m.wait(ctx, m.commit(b))
+}

@@ -1,0 +1,356 @@
+package dmem
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/facts"
+	"github.com/engram-go/engram/internal/memvars"
+	"github.com/engram-go/engram/internal/relevance"
+	"github.com/engram-go/engram/internal/text"
+)
+
+// SaveContext records the human message from inputs and the AI reply from
+// outputs as two steps of one group (kept or dropped together when
+// retrieved; each is routed on its own). Keys are chosen as [WithInputKey]
+// and [WithOutputKey] say; values must be strings. An empty message is
+// skipped; both empty, a missing key or a non-string value give an error
+// wrapping [engram.ErrInvalidInput], and nothing is recorded. Invalid UTF-8
+// is stored with U+FFFD in place of bad bytes, and trailing white space is
+// dropped (it would merge with the line break and spoil the exact count).
+func (m *Memory) SaveContext(ctx context.Context, inputs, outputs map[string]any) error {
+	if err := memvars.Context(ctx); err != nil {
+		return fmt.Errorf("dmem: save: %w", err)
+	}
+	in, err := memvars.Input(inputs, m.opts.inputKey, m.opts.memoryKey)
+	if err != nil {
+		return fmt.Errorf("dmem: save inputs: %w", err)
+	}
+	out, err := memvars.Output(outputs, m.opts.outputKey, m.opts.memoryKey)
+	if err != nil {
+		return fmt.Errorf("dmem: save outputs: %w", err)
+	}
+	var ds []draft
+	if strings.TrimSpace(in) != "" {
+		ds = append(ds, draft{role: engram.RoleHuman, text: in, chat: true})
+	}
+	if strings.TrimSpace(out) != "" {
+		ds = append(ds, draft{role: engram.RoleAI, text: out, chat: true})
+	}
+	if len(ds) == 0 {
+		return fmt.Errorf("dmem: save: empty input and output: %w", engram.ErrInvalidInput)
+	}
+	_, err = m.record(ctx, ds)
+	return err
+}
+
+// Observe records an agent step that did not pass through SaveContext — a
+// tool call or result, an error, the finish — and attaches s.Reward to it
+// when non-zero. Empty text or a non-finite reward give an error wrapping
+// [engram.ErrInvalidInput].
+func (m *Memory) Observe(ctx context.Context, s engram.Step) error {
+	if err := memvars.Context(ctx); err != nil {
+		return fmt.Errorf("dmem: observe: %w", err)
+	}
+	if !finite(s.Reward) {
+		return fmt.Errorf("dmem: observe: reward %v: %w", s.Reward, engram.ErrInvalidInput)
+	}
+	if strings.TrimSpace(s.Text) == "" {
+		return fmt.Errorf("dmem: observe: empty text: %w", engram.ErrInvalidInput)
+	}
+	role, text := memvars.Step(s)
+	d := draft{role: role, kind: s.Kind, text: text, at: s.Time, reward: s.Reward, chat: true}
+	_, err := m.record(ctx, []draft{d})
+	return err
+}
+
+// draft is a step prepared outside the lock.
+type draft struct {
+	role   engram.Role
+	kind   engram.StepKind
+	text   string
+	at     time.Time
+	reward float64 // attached as the step is taken, under the same lock
+	meta   []byte
+	force  bool // an explicit add: core memory, whatever the gate says
+	chat   bool // part of the transcript: mirrored to WithChatHistory's history
+	handed bool // handed down by a working context (Demote): not a new turn
+
+	vec     []float32
+	tokens  int
+	flags   engram.Flags
+	keys    []string        // terms and neighbouring pairs, for novelty
+	salient map[string]bool // terms that are numbers or names
+	lex     lexis           // what the words index keeps of the text
+	fs      []engram.Fact   // the facts it states: carried in, or read by WithFacts
+}
+
+// record embeds and counts drafts, then places them in order and commits.
+// It returns the ids of the units the steps became.
+func (m *Memory) record(ctx context.Context, ds []draft) ([]string, error) {
+	texts := make([]string, len(ds)) // what is analysed of each (text.Excerpt)
+	for i := range ds {
+		ds[i].text = memvars.Clean(ds[i].text)
+		if err := m.fits(ds[i].text); err != nil {
+			return nil, fmt.Errorf("dmem: message %d: %w", i+1, err)
+		}
+		texts[i] = text.Excerpt(ds[i].text)
+	}
+	vecs, err := m.opts.embedder.EmbedDocuments(ctx, texts)
+	if err != nil {
+		return nil, fmt.Errorf("dmem: embed: %w", err)
+	}
+	if len(vecs) != len(ds) {
+		return nil, fmt.Errorf("dmem: embedder returned %d vectors for %d texts: %w", len(vecs), len(ds), engram.ErrInvalidInput)
+	}
+	for i := range ds {
+		d := &ds[i]
+		if d.vec, err = normalised(vecs[i]); err != nil {
+			return nil, fmt.Errorf("dmem: embed %q: %w", short(d.text), err)
+		}
+		if i > 0 && len(d.vec) != len(ds[0].vec) {
+			return nil, fmt.Errorf("dmem: embedder returned vectors of %d and %d dimensions: %w", len(ds[0].vec), len(d.vec), engram.ErrInvalidInput)
+		}
+		d.tokens = m.opts.counter(m.line(d.role, d.text))
+		d.flags = text.Flags(texts[i])
+		terms := text.Terms(texts[i])
+		d.keys = keys(terms)
+		d.salient = salientTerms(texts[i])
+		d.lex = lexis{terms: terms, names: relevance.Names(texts[i])}
+	}
+	if err := m.readFacts(ctx, ds); err != nil {
+		return nil, err
+	}
+
+	if err := m.seqMu.Lock(ctx); err != nil {
+		return nil, fmt.Errorf("dmem: save: %w", err)
+	}
+	if err := m.mirror(ctx, ds); err != nil {
+		m.seqMu.Unlock()
+		return nil, err
+	}
+	if err := m.lockSteps(ctx, len(ds), len(ds[0].vec)); err != nil {
+		m.seqMu.Unlock()
+		return nil, err
+	}
+	b := m.batch()
+	ids := make([]string, len(ds))
+	now := m.opts.now()
+	for i := range ds {
+		if ds[i].at.IsZero() {
+			ds[i].at = now
+		}
+		ids[i] = m.step(&ds[i], b)
+		if ds[i].role == engram.RoleHuman && !ds[i].handed {
+			m.ratings.Saved()
+		}
+		if r := ds[i].reward; r != 0 {
+			// A step's reward judges the step; if it follows a load — a
+			// test run on code written from what the load showed — it
+			// rates that load too, as a Reward would.
+			if m.ratings.Pending() {
+				adv, _ := m.ratings.Rate(r)
+				m.learnFromRating(adv)
+			}
+			m.reward(r, b)
+		}
+	}
+	t := m.commit(b)
+	m.mu.Unlock()
+	m.seqMu.Unlock()
+	return ids, m.wait(ctx, t)
+}
+
+// fits refuses a text longer than [WithMaxMessageBytes] allows.
+func (m *Memory) fits(s string) error {
+	if n := len(s); m.opts.maxBytes > 0 && n > m.opts.maxBytes {
+		return fmt.Errorf("%d bytes, more than %d: %w", n, m.opts.maxBytes, engram.ErrTooLarge)
+	}
+	return nil
+}
+
+// checkDim fixes the dimension on the first vector and refuses others.
+// m.mu must be held.
+func (m *Memory) checkDim(n int) error {
+	switch {
+	case n == 0:
+		return fmt.Errorf("dmem: embedder returned an empty vector: %w", engram.ErrInvalidInput)
+	case n > maxDim:
+		return fmt.Errorf("dmem: embedder returned %d dimensions, more than %d: %w", n, maxDim, engram.ErrInvalidInput)
+	case m.st.Dim == 0:
+		m.st.Dim = n
+	case n != m.st.Dim:
+		return fmt.Errorf("dmem: embedding has %d dimensions, memory has %d: %w", n, m.st.Dim, engram.ErrInvalidInput)
+	}
+	if m.lsh == nil {
+		m.lsh = newLSH(m.st.Dim)
+	}
+	return nil
+}
+
+// reserveBlock is how many sequence numbers a memory takes from its store
+// at a time: one round trip per block, not per step.
+const reserveBlock = 64
+
+// lockSteps locks m.mu for n new steps with vectors of dim dimensions: the
+// memory takes writes, the dimension fits, and the next n sequence numbers
+// are reserved so that no other writer of the namespace uses them. The
+// reservation, a round trip to a remote store, runs outside m.mu, so that
+// loads and Stats never wait on the store; m.seqMu, which the caller holds,
+// keeps the block for these steps. m.mu is held on success only.
+func (m *Memory) lockSteps(ctx context.Context, n, dim int) error {
+	var first, end int64 // a block reserved outside the lock
+	for {
+		m.mu.Lock()
+		err := m.writable(ctx, "save")
+		if err == nil {
+			err = m.checkDim(dim)
+		}
+		if err != nil {
+			m.mu.Unlock()
+			return err
+		}
+		if m.w == nil || m.st.Seq+int64(n) <= m.seqEnd {
+			return nil
+		}
+		if end-first >= int64(n) {
+			// Other writers may have taken numbers in between: the step
+			// clock jumps with them, so priorities decay with the
+			// namespace's steps.
+			m.st.Seq, m.seqEnd = first, end
+			return nil
+		}
+		m.mu.Unlock()
+		k := max(n, reserveBlock)
+		f, err := m.w.store.Reserve(ctx, m.w.ns, k)
+		if err != nil {
+			if ctx.Err() == nil && transient(err) {
+				err = fmt.Errorf("%w: %w", ErrStore, err)
+			}
+			return fmt.Errorf("dmem: reserve: %w", err)
+		}
+		first, end = f, f+int64(k)
+	}
+}
+
+// step turns one draft into a unit, judges its novelty, routes it, and
+// closes the previous step's transition. m.mu must be held.
+func (m *Memory) step(d *draft, b *batch) string {
+	seq := m.st.Seq
+	m.st.Seq++
+	m.st.Steps++
+	u := &unit{
+		Unit: engram.Unit{
+			ID: idOf(seq), Seq: seq, Group: m.groupFor(d.role), Role: d.role, Text: d.text,
+			Time: d.at, Tokens: d.tokens, Embedding: d.vec, Flags: d.flags, Facts: d.fs,
+		},
+		Kind: d.kind, Meta: d.meta, heapIdx: -1, slot: -1, Fresh: -1, facts: facts.Turn(text.Excerpt(d.text), d.role.String()),
+	}
+	near, sim := m.lsh.nearest(d.vec)
+	c := max(sim, m.seen.best(d.vec))
+	u.Novelty = lexicalNovelty(d.keys, d.salient, d.flags, m.df) * (1 - math.Pow(c, 6))
+	f := stepFeatures(u.Role, u.Kind, u.Flags, u.Tokens, u.Novelty, d.vec)
+	m.complete(&f, b)
+
+	g := m.novelty.value(u.Novelty, 0)
+	m.novelty.observe(u.Novelty)
+	u.Delta, u.Gate = u.Novelty, g
+	home := u
+	var dup *unit
+	// A step that gives a fact another value is news, however familiar
+	// its words: it never merges (into the very statement it overturns,
+	// perhaps, said again), and it is kept at least where and as long as
+	// the statement it supersedes.
+	old := m.successor(-1, d.fs)
+	if !d.force && old == nil {
+		dup = m.duplicate(d.vec, d.text, d.lex, near, sim)
+	}
+	switch {
+	case dup != nil:
+		m.merge(dup, u, g, b)
+		u.Route = RouteMerged
+		u.record(Event{Step: seq, Kind: EventRouted, Route: RouteMerged, Delta: u.Delta, Gate: g})
+		m.bury(u, b)
+		home = dup
+	default:
+		r, p := route(g), priority(g, u.Novelty, m.novelty.mid(0))*m.learned(u)
+		if d.force {
+			r = RouteCore
+		}
+		if old != nil {
+			// Routes rise from nowhere to short to core; old is resident.
+			r, p = max(r, old.Route), max(p, m.priorityAt(old, seq))
+		}
+		m.place(u, r, p, EventRouted, d.lex, b)
+	}
+
+	for _, t := range d.keys {
+		m.df[t]++
+		b.term(t)
+	}
+	m.seen.add(d.vec)
+	m.pending = &pendingStep{feat: f, u: home}
+	return u.ID
+}
+
+// complete closes the pending step's transition to a step with features
+// next: one TD(0) update; once rewards exist, an unrewarded step whose δ
+// turns out surprising is promoted too. m.mu must be held.
+func (m *Memory) complete(next *features, b *batch) {
+	p := m.pending
+	if p == nil {
+		return
+	}
+	m.pending = nil
+	delta := m.st.Value.learn(&p.feat, next, p.reward, m.opts.discount)
+	if next != nil {
+		m.st.MeanValue += 0.05 * (m.st.Value.target(next) - m.st.MeanValue)
+	}
+	if m.st.Rewards > 0 && !p.rewarded {
+		m.judge(p.u, delta, EventDecided, b)
+	}
+	if p.u.Route == RouteNowhere && p.u.Embedding != nil {
+		p.u.Embedding = nil // no reward can resurrect it now
+	}
+}
+
+// groupFor assigns a group: a human turn opens one, the AI reply joins it,
+// anything else stands alone. m.mu must be held.
+func (m *Memory) groupFor(r engram.Role) int64 {
+	g := m.st.Group
+	switch r {
+	case engram.RoleHuman:
+		m.st.Group++
+		m.openHuman = g
+	case engram.RoleAI:
+		if m.openHuman >= 0 {
+			g = m.openHuman
+		} else {
+			m.st.Group++
+		}
+		m.openHuman = -1
+	case engram.RoleToolCall:
+		m.st.Group++
+		m.openHuman, m.openCall = -1, g
+	case engram.RoleToolResult:
+		// A result answers the call just observed: the two are kept or
+		// dropped together.
+		if m.openCall >= 0 {
+			g = m.openCall
+		} else {
+			m.st.Group++
+		}
+		m.openHuman = -1
+	default:
+		m.st.Group++
+		m.openHuman, m.openCall = -1, -1
+	}
+	if r == engram.RoleHuman || r == engram.RoleAI {
+		m.openCall = -1
+	}
+	return g
+}
