@@ -5,6 +5,7 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/gate"
+	"github.com/engram-go/engram/internal/relevance"
 )
 
 const (
@@ -171,11 +172,14 @@ func (l *Ledger) Answers(q []float32) map[string]float64 {
 	var out map[string]float64
 	for i := range l.answers {
 		a := &l.answers[i]
-		c := dot(q, a.q)
+		if len(q) != len(a.q) {
+			continue // filed under another embedder's vectors
+		}
+		c := relevance.Dot(q, a.q)
 		if c <= 0 {
 			continue
 		}
-		w := pow(c, answerPower)
+		w := math.Pow(c, answerPower)
 		if w < answerFloor {
 			continue
 		}
@@ -217,26 +221,3 @@ func (l *Ledger) Clear() { *l = *New() }
 
 // Ratings returns how many ratings have credited a load.
 func (l *Ledger) Ratings() int { return l.ratings }
-
-func dot(a, b []float32) float64 {
-	if len(a) != len(b) {
-		return 0
-	}
-	var s float32
-	for i := range a {
-		s += a[i] * b[i]
-	}
-	return float64(s)
-}
-
-// pow returns x^n for a whole n by repeated squaring.
-func pow(x float64, n int) float64 {
-	r := 1.0
-	for ; n > 0; n >>= 1 {
-		if n&1 == 1 {
-			r *= x
-		}
-		x *= x
-	}
-	return r
-}
