@@ -45,7 +45,9 @@ type Step struct {
 // RewardSink is what a memory implements to learn from an agent's outcomes.
 // Both engram backends implement it; the callbacks package feeds it.
 type RewardSink interface {
-	// Reward attaches r to the most recent step.
+	// Reward reports an outcome. Following a load (directly, or after the
+	// save of the rated exchange), it rates what that load showed, read on
+	// [−1, 1]; otherwise it is the most recent step's outcome.
 	Reward(ctx context.Context, r float64) error
 	// Observe records a step that did not pass through SaveContext, such as
 	// a tool error or a failed chain.
