@@ -266,8 +266,14 @@ func (m *Memory) step(d *draft, b *batch) string {
 	// perhaps, said again), and it is kept at least where and as long as
 	// the statement it supersedes.
 	old := m.successor(-1, d.fs)
-	if !d.force && old == nil {
+	if old == nil && (!d.force || d.handed) {
 		dup = m.duplicate(d.vec, d.text, d.lex, near, sim)
+		if d.force && dup != nil && (dup.Role != d.role || !sameSquashed(dup.Text, d.text)) {
+			// A unit handed down as needed keeps its own place, unless
+			// the memory holds it already, word for word: a working
+			// context that hands the same line down twice gets one unit.
+			dup = nil
+		}
 	}
 	switch {
 	case dup != nil:
@@ -353,4 +359,10 @@ func (m *Memory) groupFor(r engram.Role) int64 {
 		m.openCall = -1
 	}
 	return g
+}
+
+// sameSquashed reports whether a and b are the same text once each run of
+// white space is one space.
+func sameSquashed(a, b string) bool {
+	return strings.Join(strings.Fields(a), " ") == strings.Join(strings.Fields(b), " ")
 }

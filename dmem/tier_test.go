@@ -132,3 +132,26 @@ func TestObservedToolResultStaysWithItsCall(t *testing.T) {
 		}
 	}
 }
+
+// A working context that hands the same line down twice, each time as
+// needed, gets one unit in the tier, as dmem alone merges repeats.
+func TestDemotedRepeatMerges(t *testing.T) {
+	m := newMemory(t)
+	line := engram.Demoted{Unit: engram.Unit{Role: engram.RoleHuman, Text: "My team meets on Mondays."}, Retrieved: 2}
+	for range 3 {
+		if err := m.Demote(bg, []engram.Demoted{line}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	other := engram.Demoted{Unit: engram.Unit{Role: engram.RoleHuman, Text: "My team meets on Tuesdays."}, Retrieved: 2}
+	if err := m.Demote(bg, []engram.Demoted{other}); err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{}
+	for _, u := range m.Units(RouteCore) {
+		n[u.Text]++
+	}
+	if n[line.Text] != 1 || n[other.Text] != 1 {
+		t.Fatalf("core units by text: %v; want the repeated line once and the other line once", n)
+	}
+}
