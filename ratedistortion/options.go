@@ -36,6 +36,7 @@ type options struct {
 	summarizer     llms.Model
 	summaryShare   float64
 	maxUnits       int
+	maxUnitsSet    bool // WithMaxUnits was given
 	redundancy     float64
 	halfLife       float64
 	exactLimit     int
@@ -139,9 +140,19 @@ func WithSummaryShare(f float64) Option { return func(o *options) { o.summarySha
 // WithMaxUnits caps the units the pool holds. Past it, the units with the
 // lowest query-free utility are dropped for good (and logged), or handed
 // down to [WithLongTerm]'s tier, until the pool is at 90 % of the cap.
-// Default 0: no cap; must not be negative. dmem.WithMaxUnits caps its core
-// memory the same way.
-func WithMaxUnits(n int) Option { return func(o *options) { o.maxUnits = n } }
+// Must not be negative; 0 is no cap. Default: no cap without a tier, so
+// that nothing is ever dropped unless asked for (a pool costs about 5 KB a
+// unit; 100,000 units about half a gigabyte); [DefaultTierMaxUnits] with a
+// tier, where what leaves the pool is handed down, not lost, and the pool
+// stays small enough that every load scores every unit.
+// dmem.WithMaxUnits caps its core memory the same way.
+func WithMaxUnits(n int) Option {
+	return func(o *options) { o.maxUnits, o.maxUnitsSet = n, true }
+}
+
+// DefaultTierMaxUnits is the pool's cap over a long-term tier
+// ([WithLongTerm]) unless [WithMaxUnits] sets another.
+const DefaultTierMaxUnits = 4096
 
 // WithRedundancyThreshold sets the cosine similarity from which two units
 // count as repeats, in (0, 1]: a load values a unit less for each kept
@@ -177,8 +188,10 @@ func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l 
 // asks lt for what it would show within the budget; those units compete
 // with the pool's on the same relevance and stay cached in the pool until
 // the cap lets them go again. Rewards after a load that showed them reach
-// lt too. [Explanation] gives each unit's [engram.Tier]. Without a cap the
-// pool never demotes, and lt only answers what the pool does not hold.
+// lt too. [Explanation] gives each unit's [engram.Tier]. The pool's cap is
+// [DefaultTierMaxUnits] unless [WithMaxUnits] sets another; with
+// WithMaxUnits(0) the pool never demotes, and lt only answers what the
+// pool does not hold.
 func WithLongTerm(lt engram.LongTerm) Option { return func(o *options) { o.longTerm = lt } }
 
 // WithChatHistory mirrors the whole transcript to h, as langchaingo's
@@ -265,6 +278,9 @@ func (o *options) validate() error {
 		return bad("redundancy threshold %v not in (0, 1]", o.redundancy)
 	case !(o.halfLife > 0):
 		return bad("half-life %v must be positive", o.halfLife)
+	}
+	if o.longTerm != nil && !o.maxUnitsSet {
+		o.maxUnits = DefaultTierMaxUnits
 	}
 	if o.counter == nil {
 		c, err := tokens.Get(o.encoding)

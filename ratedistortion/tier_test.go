@@ -300,3 +300,27 @@ func TestHandDownOrderAndPanics(t *testing.T) {
 		t.Errorf("after a panicking demotion the tier got %d more units, want the queued ones too", after-before)
 	}
 }
+
+// Over a tier the pool is capped unless told otherwise; without one nothing
+// is dropped unless asked for.
+func TestDefaultCapWithATier(t *testing.T) {
+	lt := &fakeTier{}
+	for _, tc := range []struct {
+		opts []Option
+		want int
+	}{
+		{nil, 0},
+		{[]Option{WithLongTerm(lt)}, DefaultTierMaxUnits},
+		{[]Option{WithLongTerm(lt), WithMaxUnits(0)}, 0},
+		{[]Option{WithLongTerm(lt), WithMaxUnits(50)}, 50},
+		{[]Option{WithMaxUnits(50)}, 50},
+	} {
+		b, err := New(tc.opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.opts.maxUnits != tc.want {
+			t.Errorf("%d options: cap %d, want %d", len(tc.opts), b.opts.maxUnits, tc.want)
+		}
+	}
+}
