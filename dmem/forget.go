@@ -154,16 +154,14 @@ func (m *Memory) duplicate(vec []float32, s string, lx lexis, best *unit, sim fl
 		sim float64
 	}
 	var cs []cand
-	for _, k := range m.lsh.keys(vec) {
-		for _, u := range m.lsh.buckets[k] {
-			if u == best || slices.ContainsFunc(cs, func(c cand) bool { return c.u == u }) {
-				continue
-			}
-			if c := float64(relevance.Dot(vec, u.Embedding)); c >= m.opts.merge {
-				cs = append(cs, cand{u, c})
-			}
+	m.lsh.probe(m.lsh.keys(vec), func(u *unit) {
+		if u == best {
+			return
 		}
-	}
+		if c := float64(relevance.Dot(vec, u.Embedding)); c >= m.opts.merge {
+			cs = append(cs, cand{u, c})
+		}
+	})
 	slices.SortFunc(cs, func(a, b cand) int {
 		if a.sim != b.sim {
 			if a.sim > b.sim {
