@@ -201,3 +201,25 @@ func TestRatingsTaughtSurviveReopen(t *testing.T) {
 		t.Fatalf("after a reopen the correction is %v, want %v", got, want)
 	}
 }
+
+// A step's reward that follows a load — a test run on code written from
+// what the load showed — rates the load as Reward does: the next load of
+// its question differs from the one after the same step unrated.
+func TestObservedRewardRatesTheLoad(t *testing.T) {
+
+	next := func(reward float64) string {
+		m := newMemory(t, WithTokenBudget(14))
+		save(t, m, "The deploy script lives in tools/deploy.sh.", "")
+		save(t, m, "Deploy from the build host only.", "")
+		save(t, m, "Lunch is at noon.", "")
+		q := "How do I deploy?"
+		load(t, m, q)
+		if err := m.Observe(bg, engram.Step{Kind: engram.StepToolResult, Text: "tool: tests(deploy) → 3 failed", Reward: reward}); err != nil {
+			t.Fatal(err)
+		}
+		return load(t, m, q)
+	}
+	if rated, unrated := next(-1), next(0); rated == unrated {
+		t.Fatalf("a failed test run after the load did not move the next load of its question:\n%s", rated)
+	}
+}

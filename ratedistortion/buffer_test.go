@@ -496,3 +496,25 @@ func TestSummaryShareZeroTurnsSummariesOff(t *testing.T) {
 		t.Errorf("history %q has a summary", h)
 	}
 }
+
+// A step's reward that follows a load — a test run on code written from
+// what the load showed — rates the load as Reward does: the next load of
+// its question differs from the one after the same step unrated.
+func TestObservedRewardRatesTheLoad(t *testing.T) {
+	ctx := context.Background()
+	next := func(reward float64) string {
+		b := newBuffer(t, WithTokenBudget(14), WithSummaryShare(0))
+		save(t, b, "The deploy script lives in tools/deploy.sh.", "")
+		save(t, b, "Deploy from the build host only.", "")
+		save(t, b, "Lunch is at noon.", "")
+		q := "How do I deploy?"
+		load(t, b, q)
+		if err := b.Observe(ctx, engram.Step{Kind: engram.StepToolResult, Text: "tool: tests(deploy) → 3 failed", Reward: reward}); err != nil {
+			t.Fatal(err)
+		}
+		return load(t, b, q)
+	}
+	if rated, unrated := next(-1), next(0); rated == unrated {
+		t.Fatalf("a failed test run after the load did not move the next load of its question:\n%s", rated)
+	}
+}

@@ -183,3 +183,14 @@ func FuzzUnmarshal(f *testing.F) {
 		m.Correction(engram.Features{Relevance: 1})
 	})
 }
+
+// The gate ratings teach stays a few hundred bytes, however much it learns.
+func TestKindsStaySmall(t *testing.T) {
+	l := New()
+	for i := range 5000 {
+		l.Learn([]engram.Features{{Relevance: float64(i % 7), Recency: float64(i%3) / 2, Tokens: i % 200, Role: engram.Role(i % 3)}}, float64(i%5)/2-1)
+	}
+	if n := len(l.MarshalKinds()); n == 0 || n > 4096 {
+		t.Fatalf("the kinds gate saves as %d bytes, want 1 to 4,096", n)
+	}
+}
