@@ -135,17 +135,26 @@ func TestBlameOnce(t *testing.T) {
 	}
 }
 
+// deployMemory returns a memory of three lines, two of them about the
+// deploy, with room for one line: what a rating of deployQuestion moves.
+func deployMemory(t *testing.T) *Memory {
+	t.Helper()
+	m := newMemory(t, WithTokenBudget(14))
+	save(t, m, "The deploy script lives in tools/deploy.sh.", "")
+	save(t, m, "Deploy from the build host only.", "")
+	save(t, m, "Lunch is at noon.", "")
+	return m
+}
+
+const deployQuestion = "How do I deploy?"
+
 // A rating is about the load it follows: asked again in the same words, an
 // answer rated down makes room for what it did not show, in either order of
 // an agent loop; it does not move the latest step's route.
 func TestRatingMovesTheNextLoadOfTheQuestion(t *testing.T) {
 	for _, saves := range []int{0, 1, 2} {
-		m := newMemory(t, WithTokenBudget(14))
-		save(t, m, "The deploy script lives in tools/deploy.sh.", "")
-		save(t, m, "Deploy from the build host only.", "")
-		save(t, m, "Lunch is at noon.", "")
-		q := "How do I deploy?"
-		first := load(t, m, q)
+		m := deployMemory(t)
+		first := load(t, m, deployQuestion)
 		for i := range saves {
 			save(t, m, fmt.Sprintf("Noted %d.", i), "")
 		}
@@ -153,7 +162,7 @@ func TestRatingMovesTheNextLoadOfTheQuestion(t *testing.T) {
 		if err := m.Reward(bg, -1); err != nil {
 			t.Fatal(err)
 		}
-		moved := load(t, m, q) != first
+		moved := load(t, m, deployQuestion) != first
 		if want := saves <= 1; moved != want {
 			t.Errorf("%d saves between the load and its rating: the next load changed %v, want %v", saves, moved, want)
 		}
@@ -206,18 +215,13 @@ func TestRatingsTaughtSurviveReopen(t *testing.T) {
 // what the load showed — rates the load as Reward does: the next load of
 // its question differs from the one after the same step unrated.
 func TestObservedRewardRatesTheLoad(t *testing.T) {
-
 	next := func(reward float64) string {
-		m := newMemory(t, WithTokenBudget(14))
-		save(t, m, "The deploy script lives in tools/deploy.sh.", "")
-		save(t, m, "Deploy from the build host only.", "")
-		save(t, m, "Lunch is at noon.", "")
-		q := "How do I deploy?"
-		load(t, m, q)
+		m := deployMemory(t)
+		load(t, m, deployQuestion)
 		if err := m.Observe(bg, engram.Step{Kind: engram.StepToolResult, Text: "tool: tests(deploy) → 3 failed", Reward: reward}); err != nil {
 			t.Fatal(err)
 		}
-		return load(t, m, q)
+		return load(t, m, deployQuestion)
 	}
 	if rated, unrated := next(-1), next(0); rated == unrated {
 		t.Fatalf("a failed test run after the load did not move the next load of its question:\n%s", rated)

@@ -246,22 +246,30 @@ func TestObserveRendersOneLabel(t *testing.T) {
 	}
 }
 
+// deployPool returns a buffer of three lines, two of them about the
+// deploy, with room for one line: what a rating of deployQuestion moves.
+func deployPool(t *testing.T) *Buffer {
+	t.Helper()
+	b := newBuffer(t, WithTokenBudget(14), WithSummaryShare(0))
+	save(t, b, "The deploy script lives in tools/deploy.sh.", "")
+	save(t, b, "Deploy from the build host only.", "")
+	save(t, b, "Lunch is at noon.", "")
+	return b
+}
+
+const deployQuestion = "How do I deploy?"
+
 // A rating is about the load it follows: asked again in the same words, an
 // answer rated down makes room for what it did not show, and one rated up
 // is shown again.
 func TestRatingMovesTheNextLoadOfTheQuestion(t *testing.T) {
 	ctx := context.Background()
-	// Room for one of the two lines about the deploy, not both.
-	b := newBuffer(t, WithTokenBudget(14), WithSummaryShare(0))
-	save(t, b, "The deploy script lives in tools/deploy.sh.", "")
-	save(t, b, "The deploy notes say: run it from the deploy host only.", "")
-	save(t, b, "Lunch is at noon.", "")
-	q := "where is the deploy script?"
-	first := load(t, b, q)
+	b := deployPool(t)
+	first := load(t, b, deployQuestion)
 	if err := b.Reward(ctx, -1); err != nil {
 		t.Fatal(err)
 	}
-	second := load(t, b, q)
+	second := load(t, b, deployQuestion)
 	if second == first {
 		t.Fatalf("an answer rated down was shown again:\n%s", second)
 	}
@@ -269,7 +277,7 @@ func TestRatingMovesTheNextLoadOfTheQuestion(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 3 {
-		if got := load(t, b, q); got != second {
+		if got := load(t, b, deployQuestion); got != second {
 			t.Fatalf("an answer rated up was not shown again:\n%s\nwant\n%s", got, second)
 		}
 	}
@@ -279,23 +287,20 @@ func TestRatingMovesTheNextLoadOfTheQuestion(t *testing.T) {
 }
 
 // An agent executor saves the exchange before the user rates it: the
-// rating still reaches the load. After a second save it no longer does.
+// rating still reaches the load. After a second question it no longer
+// does.
 func TestRatingAfterTheRatedExchangeIsSaved(t *testing.T) {
 	ctx := context.Background()
 	for _, saves := range []int{0, 1, 2} {
-		b := newBuffer(t, WithTokenBudget(14), WithSummaryShare(0))
-		save(t, b, "The deploy script lives in tools/deploy.sh.", "")
-		save(t, b, "The deploy notes say: run it from the deploy host only.", "")
-		save(t, b, "Lunch is at noon.", "")
-		q := "where is the deploy script?"
-		first := load(t, b, q)
+		b := deployPool(t)
+		first := load(t, b, deployQuestion)
 		for i := range saves {
 			save(t, b, fmt.Sprintf("Noted %d.", i), "")
 		}
 		if err := b.Reward(ctx, -1); err != nil {
 			t.Fatal(err)
 		}
-		moved := load(t, b, q) != first
+		moved := load(t, b, deployQuestion) != first
 		if want := saves <= 1; moved != want {
 			t.Errorf("%d saves between the load and its rating: the next load changed %v, want %v", saves, moved, want)
 		}
@@ -503,16 +508,12 @@ func TestSummaryShareZeroTurnsSummariesOff(t *testing.T) {
 func TestObservedRewardRatesTheLoad(t *testing.T) {
 	ctx := context.Background()
 	next := func(reward float64) string {
-		b := newBuffer(t, WithTokenBudget(14), WithSummaryShare(0))
-		save(t, b, "The deploy script lives in tools/deploy.sh.", "")
-		save(t, b, "Deploy from the build host only.", "")
-		save(t, b, "Lunch is at noon.", "")
-		q := "How do I deploy?"
-		load(t, b, q)
+		b := deployPool(t)
+		load(t, b, deployQuestion)
 		if err := b.Observe(ctx, engram.Step{Kind: engram.StepToolResult, Text: "tool: tests(deploy) → 3 failed", Reward: reward}); err != nil {
 			t.Fatal(err)
 		}
-		return load(t, b, q)
+		return load(t, b, deployQuestion)
 	}
 	if rated, unrated := next(-1), next(0); rated == unrated {
 		t.Fatalf("a failed test run after the load did not move the next load of its question:\n%s", rated)

@@ -565,11 +565,8 @@ func TestSaveFile(t *testing.T) {
 // still restores.
 func TestRestoreKeepsWhatRatingsTaught(t *testing.T) {
 	ctx := context.Background()
-	b := newBuffer(t, WithTokenBudget(14), WithSummaryShare(0))
-	save(t, b, "The deploy script lives in tools/deploy.sh.", "")
-	save(t, b, "Deploy from the build host only.", "")
-	save(t, b, "Lunch is at noon.", "")
-	q := "How do I deploy?"
+	b := deployPool(t)
+	q := deployQuestion
 	first := load(t, b, q)
 	if err := b.Reward(ctx, -1); err != nil {
 		t.Fatal(err)
