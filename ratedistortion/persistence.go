@@ -19,6 +19,7 @@ import (
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
 	"github.com/engram-go/engram/internal/text"
+	"github.com/engram-go/engram/internal/wire"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -398,31 +399,31 @@ func corrupt(format string, a ...any) error {
 // decodeBody decodes a checksummed body and checks that it describes a
 // buffer: the checksum catches damage, not a forged or buggy body.
 func decodeBody(body []byte, version uint16) (*snapshot, error) {
-	d := decoder{b: body, version: version}
+	d := newDecoder(body, version)
 	s := &snapshot{lines: d.str()}
-	s.seq, s.group, s.openHuman = d.varint(), d.varint(), d.varint()
-	s.dropped = d.count(math.MaxInt32)
+	s.seq, s.group, s.openHuman = d.Varint(), d.Varint(), d.Varint()
+	s.dropped = d.Count(math.MaxInt32)
 	if s.seq < 0 || s.group < 0 || s.openHuman < -1 || s.openHuman >= s.group {
 		d.fail("counters seq %d, group %d, open turn %d", s.seq, s.group, s.openHuman)
 	}
-	n := d.count(len(d.b))
+	n := d.Count(len(d.B))
 	s.toolGroup = make(map[string]int64, n)
 	for range n {
-		id, g := d.str(), d.varint()
+		id, g := d.str(), d.Varint()
 		if g < 0 || g >= s.group {
 			d.fail("tool call %q in group %d", id, g)
 		}
 		s.toolGroup[id] = g
 	}
-	n = d.count(len(d.b))
+	n = d.Count(len(d.B))
 	s.units = make([]savedUnit, 0, n)
 	ids := make(map[string]bool, n)
 	for i := range n {
 		var su savedUnit
 		d.unit(&su.unit)
-		su.retrieved = d.count(math.MaxInt32)
-		su.reward = d.float()
-		k := d.count(len(d.b))
+		su.retrieved = d.Count(math.MaxInt32)
+		su.reward = d.Float64()
+		k := d.Count(len(d.B))
 		for range k {
 			su.toolIDs = append(su.toolIDs, d.str())
 		}
@@ -431,7 +432,7 @@ func decodeBody(body []byte, version uint16) (*snapshot, error) {
 		}
 		u := &su.unit
 		switch {
-		case d.err != nil:
+		case d.Err != nil:
 		case ids[u.ID]:
 			d.fail("unit id %q twice", u.ID)
 		case su.call != nil && u.Role != engram.RoleToolCall:
@@ -444,24 +445,24 @@ func decodeBody(body []byte, version uint16) (*snapshot, error) {
 		ids[u.ID] = true
 		s.units = append(s.units, su)
 	}
-	n = d.count(len(d.b))
+	n = d.Count(len(d.B))
 	s.demoted = make([]engram.Demoted, n)
 	for i := range s.demoted {
 		dm := &s.demoted[i]
 		d.unit(&dm.Unit)
-		dm.Retrieved = d.count(math.MaxInt32)
-		dm.Reward = d.float()
+		dm.Retrieved = d.Count(math.MaxInt32)
+		dm.Reward = d.Float64()
 	}
 	if version >= 4 {
-		if c := d.bytes(d.count(len(d.b))); len(c) > 0 {
+		if c := d.Bytes(d.Count(len(d.B))); len(c) > 0 {
 			s.credit = slices.Clone(c)
 		}
 	}
-	if d.err == nil && len(d.b) > 0 {
-		d.fail("%d bytes after the body", len(d.b))
+	if d.Err == nil && len(d.B) > 0 {
+		d.fail("%d bytes after the body", len(d.B))
 	}
-	if d.err != nil {
-		return nil, d.err
+	if d.Err != nil {
+		return nil, d.Err
 	}
 	return s, nil
 }
@@ -507,90 +508,36 @@ func (e *encoder) unit(u *engram.Unit) {
 	}
 }
 
-// decoder reads the body's fields. The first failure sticks: later reads
-// return zero values, and err says what failed.
+// decoder reads the body's fields (internal/wire: the first failure
+// sticks, as ErrCorrupt; later reads return zero values).
 type decoder struct {
-	b       []byte
-	err     error
+	*wire.Reader
 	version uint16 // the format's: what fields there are
 }
 
-func (d *decoder) fail(format string, a ...any) {
-	if d.err == nil {
-		d.err = corrupt(format, a...)
-	}
-	d.b = nil
+func newDecoder(body []byte, version uint16) *decoder {
+	return &decoder{Reader: wire.New(body, func(msg string) error { return corrupt("%s", msg) }), version: version}
 }
 
-func (d *decoder) uvarint() uint64 {
-	x, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.fail("bad varint")
-		return 0
-	}
-	d.b = d.b[n:]
-	return x
-}
+// fail records a failure described by format and a, unless one is already.
+func (d *decoder) fail(format string, a ...any) { d.Fail(fmt.Sprintf(format, a...)) }
 
-func (d *decoder) varint() int64 {
-	x, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.fail("bad varint")
-		return 0
-	}
-	d.b = d.b[n:]
-	return x
-}
-
-// count reads a non-negative number of at most limit.
-func (d *decoder) count(limit int) int {
-	x := d.uvarint()
-	if x > uint64(limit) {
-		d.fail("count %d over %d", x, limit)
-		return 0
-	}
-	return int(x)
-}
-
-func (d *decoder) bytes(n int) []byte {
-	if n > len(d.b) {
-		d.fail("truncated body")
-		return nil
-	}
-	out := d.b[:n:n]
-	d.b = d.b[n:]
-	return out
-}
-
-func (d *decoder) str() string { return string(d.bytes(d.count(len(d.b)))) }
-
-func (d *decoder) float() float64 {
-	raw := d.bytes(8)
-	if len(raw) < 8 {
-		return 0
-	}
-	x := math.Float64frombits(binary.LittleEndian.Uint64(raw))
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		d.fail("non-finite number")
-		return 0
-	}
-	return x
-}
+func (d *decoder) str() string { return string(d.Prefixed()) }
 
 func (d *decoder) unit(u *engram.Unit) {
 	u.ID = d.str()
-	u.Seq, u.Group = d.varint(), d.varint()
-	u.Role = engram.Role(d.count(int(engram.RoleToolResult)))
+	u.Seq, u.Group = d.Varint(), d.Varint()
+	u.Role = engram.Role(d.Count(int(engram.RoleToolResult)))
 	u.Text = d.str()
-	if err := u.Time.UnmarshalBinary(d.bytes(d.count(len(d.b)))); err != nil && d.err == nil {
+	if err := u.Time.UnmarshalBinary(d.Bytes(d.Count(len(d.B)))); err != nil && d.Err == nil {
 		d.fail("unit %q: time: %v", u.ID, err)
 	}
-	u.Tokens = d.count(math.MaxInt32)
-	u.Flags = engram.Flags(d.count(math.MaxUint16))
-	n := d.count(len(d.b) / 4)
+	u.Tokens = d.Count(math.MaxInt32)
+	u.Flags = engram.Flags(d.Count(math.MaxUint16))
+	n := d.Count(len(d.B) / 4)
 	if n > 0 {
-		raw := d.bytes(4 * n)
-		if d.err != nil {
+		raw := d.Bytes(4 * n)
+		if d.Err != nil {
 			return
 		}
 		u.Embedding = make([]float32, n)
@@ -605,17 +552,17 @@ func (d *decoder) unit(u *engram.Unit) {
 	}
 	if d.version >= 3 {
 		// Each fact is three strings, each at least a length byte.
-		n := d.count(len(d.b) / 3)
+		n := d.Count(len(d.B) / 3)
 		for range n {
 			f := engram.Fact{Subject: d.str(), Relation: d.str(), Value: d.str()}
-			if d.err == nil && (!f.Valid() || !utf8.ValidString(f.Subject+f.Relation+f.Value)) {
+			if d.Err == nil && (!f.Valid() || !utf8.ValidString(f.Subject+f.Relation+f.Value)) {
 				d.fail("unit %q: fact %q", u.ID, f.Key())
 			}
 			u.Facts = append(u.Facts, f)
 		}
 	}
 	switch {
-	case d.err != nil:
+	case d.Err != nil:
 	case u.ID == "" || u.Text == "" || !utf8.ValidString(u.Text):
 		d.fail("unit %q: empty id or text, or text not UTF-8", u.ID)
 	case u.Tokens < 1:
@@ -648,7 +595,7 @@ func (e *encoder) call(c *toolCall) {
 
 // call reads what encoder.call wrote.
 func (d *decoder) call() *toolCall {
-	switch d.uvarint() {
+	switch d.Uvarint() {
 	case 0:
 		return nil
 	case 1:
@@ -657,17 +604,17 @@ func (d *decoder) call() *toolCall {
 		return nil
 	}
 	c := &toolCall{content: d.str()}
-	n := d.count(len(d.b))
+	n := d.Count(len(d.B))
 	for range n {
 		tc := llms.ToolCall{ID: d.str(), Type: d.str()}
-		switch d.uvarint() {
+		switch d.Uvarint() {
 		case 0:
 		case 1:
 			tc.FunctionCall = &llms.FunctionCall{Name: d.str(), Arguments: d.str()}
 		default:
 			d.fail("function call marker")
 		}
-		if d.err != nil {
+		if d.Err != nil {
 			return nil
 		}
 		c.calls = append(c.calls, tc)

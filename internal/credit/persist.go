@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/engram-go/engram/internal/wire"
 )
 
 // ErrFormat is what UnmarshalBinary wraps when its input is not a ledger
@@ -28,8 +30,12 @@ func (l *Ledger) MarshalBinary() ([]byte, error) {
 	}
 	b := []byte(ledgerMagic)
 	b = binary.AppendUvarint(b, ledgerVersion)
-	b = appendBytes(b, g)
-	b = append(b, boolByte(l.taught))
+	b = wire.AppendPrefixed(b, g)
+	taught := byte(0)
+	if l.taught {
+		taught = 1
+	}
+	b = append(b, taught)
 	b = binary.AppendUvarint(b, uint64(l.ratings))
 	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(l.mean))
 	keys := make([]string, 0, len(l.units))
@@ -40,7 +46,7 @@ func (l *Ledger) MarshalBinary() ([]byte, error) {
 	b = binary.AppendUvarint(b, uint64(len(keys)))
 	for _, k := range keys {
 		s := l.units[k]
-		b = appendBytes(b, []byte(k))
+		b = wire.AppendPrefixed(b, []byte(k))
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(s.sum))
 		b = binary.AppendUvarint(b, uint64(s.loads))
 	}
@@ -55,7 +61,7 @@ func (l *Ledger) MarshalBinary() ([]byte, error) {
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(a.rating))
 		b = binary.AppendUvarint(b, uint64(len(a.keys)))
 		for _, k := range a.keys {
-			b = appendBytes(b, []byte(k))
+			b = wire.AppendPrefixed(b, []byte(k))
 		}
 	}
 	return b, nil
@@ -64,143 +70,53 @@ func (l *Ledger) MarshalBinary() ([]byte, error) {
 // UnmarshalBinary replaces what the ledger learned with what MarshalBinary
 // saved. On any error, which wraps ErrFormat, the ledger is unchanged.
 func (l *Ledger) UnmarshalBinary(data []byte) error {
-	r := reader{b: data}
-	if string(r.take(len(ledgerMagic))) != ledgerMagic {
+	r := wire.New(data, func(msg string) error { return fmt.Errorf("%s: %w", msg, ErrFormat) })
+	if string(r.Bytes(len(ledgerMagic))) != ledgerMagic {
 		return fmt.Errorf("credit: unmarshal: %w", ErrFormat)
 	}
-	if v := r.uvarint(); r.err == nil && v != ledgerVersion {
+	if v := r.Uvarint(); r.Err == nil && v != ledgerVersion {
 		return fmt.Errorf("credit: unmarshal: version %d, this package reads %d: %w", v, ledgerVersion, ErrFormat)
 	}
 	n := New()
-	if g := r.bytes(); r.err == nil {
+	if g := r.Prefixed(); r.Err == nil {
 		if err := n.kinds.UnmarshalBinary(g); err != nil {
 			return fmt.Errorf("credit: unmarshal: %w: %w", ErrFormat, err)
 		}
 	}
-	n.taught = r.byte() == 1
-	n.ratings = int(r.count(math.MaxInt32))
-	n.mean = r.float64()
-	for range r.count(len(data)) {
-		k := string(r.bytes())
-		sum := r.float64()
-		loads := int(r.count(math.MaxInt32))
-		if r.err == nil {
+	n.taught = r.Byte() == 1
+	n.ratings = r.Count(math.MaxInt32)
+	n.mean = r.Float64()
+	for range r.Count(len(data)) {
+		k := string(r.Prefixed())
+		sum := r.Float64()
+		loads := r.Count(math.MaxInt32)
+		if r.Err == nil {
 			n.units[k] = &standing{sum: sum, loads: loads}
 		}
 	}
-	for range r.count(len(data)) {
-		dim := r.count(len(data) / 4)
+	for range r.Count(len(data)) {
+		dim := r.Count(len(data) / 4)
 		q := make([]float32, 0, dim)
 		for range dim {
-			q = append(q, math.Float32frombits(r.uint32()))
+			q = append(q, math.Float32frombits(r.Uint32()))
 		}
-		a := answer{q: q, rating: r.float64()}
-		for range r.count(len(data)) {
-			a.keys = append(a.keys, string(r.bytes()))
+		a := answer{q: q, rating: r.Float64()}
+		for range r.Count(len(data)) {
+			a.keys = append(a.keys, string(r.Prefixed()))
 		}
-		if r.err == nil && len(n.answers) < MaxAnswers {
+		if r.Err == nil && len(n.answers) < MaxAnswers {
 			n.answers = append(n.answers, a)
 		}
 	}
 	switch {
-	case r.err != nil:
-		return fmt.Errorf("credit: unmarshal: %w", r.err)
-	case len(r.b) > 0:
-		return fmt.Errorf("credit: unmarshal: %d bytes after the ledger: %w", len(r.b), ErrFormat)
-	case math.IsNaN(n.mean) || math.IsInf(n.mean, 0):
-		return fmt.Errorf("credit: unmarshal: mean rating %v: %w", n.mean, ErrFormat)
-	}
-	for _, s := range n.units {
-		if math.IsNaN(s.sum) || math.IsInf(s.sum, 0) {
-			return fmt.Errorf("credit: unmarshal: standing %v: %w", s.sum, ErrFormat)
-		}
-	}
-	for _, a := range n.answers {
-		if math.IsNaN(a.rating) || math.IsInf(a.rating, 0) {
-			return fmt.Errorf("credit: unmarshal: rating %v: %w", a.rating, ErrFormat)
-		}
+	case r.Err != nil:
+		return fmt.Errorf("credit: unmarshal: %w", r.Err)
+	case len(r.B) > 0:
+		return fmt.Errorf("credit: unmarshal: %d bytes after the ledger: %w", len(r.B), ErrFormat)
 	}
 	n.lastQ, n.lastKeys, n.loaded = nil, nil, false
 	*l = *n
 	return nil
-}
-
-func appendBytes(b, x []byte) []byte { return append(binary.AppendUvarint(b, uint64(len(x))), x...) }
-
-func boolByte(v bool) byte {
-	if v {
-		return 1
-	}
-	return 0
-}
-
-// reader reads the saved form; the first failure sticks.
-type reader struct {
-	b   []byte
-	err error
-}
-
-func (r *reader) fail() {
-	if r.err == nil {
-		r.err = fmt.Errorf("truncated or damaged: %w", ErrFormat)
-	}
-	r.b = nil
-}
-
-func (r *reader) take(n int) []byte {
-	if r.err != nil || n < 0 || n > len(r.b) {
-		r.fail()
-		return nil
-	}
-	x := r.b[:n]
-	r.b = r.b[n:]
-	return x
-}
-
-func (r *reader) uvarint() uint64 {
-	if r.err != nil {
-		return 0
-	}
-	x, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.fail()
-		return 0
-	}
-	r.b = r.b[n:]
-	return x
-}
-
-// count reads a count of at most limit.
-func (r *reader) count(limit int) int {
-	x := r.uvarint()
-	if x > uint64(limit) {
-		r.fail()
-		return 0
-	}
-	return int(x)
-}
-
-func (r *reader) bytes() []byte { return r.take(r.count(len(r.b))) }
-
-func (r *reader) byte() byte {
-	if x := r.take(1); len(x) == 1 {
-		return x[0]
-	}
-	return 0
-}
-
-func (r *reader) uint32() uint32 {
-	if x := r.take(4); len(x) == 4 {
-		return binary.LittleEndian.Uint32(x)
-	}
-	return 0
-}
-
-func (r *reader) float64() float64 {
-	if x := r.take(8); len(x) == 8 {
-		return math.Float64frombits(binary.LittleEndian.Uint64(x))
-	}
-	return 0
 }
 
 // MarshalKinds returns the ledger's gate alone (gate.Gate.MarshalBinary),
