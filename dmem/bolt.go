@@ -348,13 +348,13 @@ func nsKey(ns engram.Namespace) []byte {
 
 // parseNSKey decodes what nsKey wrote.
 func parseNSKey(k []byte) (engram.Namespace, bool) {
-	d := &decoder{b: k}
+	d := newDecoder(k)
 	var f [3]string
 	for i := range f {
-		f[i] = string(d.bytes(d.uvarint()))
+		f[i] = string(d.bytes(d.Uvarint()))
 	}
 	ns := engram.Namespace{User: f[0], Agent: f[1], Session: f[2]}
-	return ns, !d.err && len(d.b) == 0 && ns.Valid()
+	return ns, d.Err == nil && len(d.B) == 0 && ns.Valid()
 }
 
 func (s *boltStore) check(ctx context.Context) error {
@@ -1003,25 +1003,25 @@ func decodeRecord(k, v []byte) (store.Record, error) {
 	if len(k) != 8 || len(v) < 2 || v[0] != recordVersion {
 		return store.Record{}, errCorrupt
 	}
-	d := &decoder{b: v[2:]}
+	d := newDecoder(v[2:])
 	r := store.Record{Seq: int64(binary.BigEndian.Uint64(k)), Route: store.Route(v[1])}
 	r.LogP, r.Delta, r.Gate, r.Novelty, r.Reward = repair(d.float(), 0), repair(d.float(), 0), repair(d.float(), 0), repair(d.float(), 0), repair(d.float(), 0)
-	if n := d.uvarint(); n > 0 && n <= maxDim && n <= uint64(len(d.b))/4 {
+	if n := d.Uvarint(); n > 0 && n <= maxDim && n <= uint64(len(d.B))/4 {
 		r.Embedding = make([]float32, n)
 		for i := range r.Embedding {
 			r.Embedding[i] = math.Float32frombits(binary.LittleEndian.Uint32(d.bytes(4)))
 			if !finite(float64(r.Embedding[i])) {
-				d.err = true
+				d.Fail("damaged")
 			}
 		}
 	} else if n > 0 {
-		d.err = true
+		d.Fail("damaged")
 	}
-	if d.err || r.Seq < 0 || r.Route > store.RouteMerged {
+	if d.Err != nil || r.Seq < 0 || r.Route > store.RouteMerged {
 		return store.Record{}, errCorrupt
 	}
-	if len(d.b) > 0 {
-		r.Data = append([]byte(nil), d.b...)
+	if len(d.B) > 0 {
+		r.Data = append([]byte(nil), d.B...)
 	}
 	return r, nil
 }

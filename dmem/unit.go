@@ -3,6 +3,7 @@ package dmem
 import (
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 	"github.com/engram-go/engram/dmem/store"
 	"github.com/engram-go/engram/internal/facts"
 	"github.com/engram-go/engram/internal/text"
+	"github.com/engram-go/engram/internal/wire"
 )
 
 // EventKind names something that happened to a unit.
@@ -165,57 +167,25 @@ func appendBytes(b, s []byte) []byte {
 	return append(b, s...)
 }
 
-// decoder reads what encode wrote; the first failure sticks.
-type decoder struct {
-	b   []byte
-	err bool
+// decoder reads what encode wrote (internal/wire: the first failure
+// sticks; later reads return zero values).
+type decoder struct{ *wire.Reader }
+
+func newDecoder(b []byte) *decoder {
+	return &decoder{wire.New(b, func(msg string) error { return errors.New(msg) })}
 }
 
-func (d *decoder) uvarint() uint64 {
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.err, d.b = true, nil
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) varint() int64 {
-	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.err, d.b = true, nil
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
+// bytes reads n bytes, n as a record states it.
 func (d *decoder) bytes(n uint64) []byte {
-	if n > uint64(len(d.b)) {
-		d.err, d.b = true, nil
+	if n > uint64(len(d.B)) {
+		d.Fail("truncated")
 		return nil
 	}
-	s := d.b[:n:n]
-	d.b = d.b[n:]
-	return s
+	return d.Bytes(int(n))
 }
 
-func (d *decoder) byte1() byte {
-	s := d.bytes(1)
-	if d.err {
-		return 0
-	}
-	return s[0]
-}
-
-func (d *decoder) float() float64 {
-	s := d.bytes(8)
-	if d.err {
-		return 0
-	}
-	return math.Float64frombits(binary.LittleEndian.Uint64(s))
-}
+// float reads a float as stored, finite or not: repair judges it.
+func (d *decoder) float() float64 { return math.Float64frombits(d.Uint64()) }
 
 // Bounds on what a record read from disk may hold: beyond them it is
 // damaged, not big. maxDim also bounds what an embedder may return.
@@ -244,66 +214,66 @@ func decodeUnit(b []byte) (*unit, error) {
 		return nil, errCorrupt
 	}
 	version := b[0]
-	d := &decoder{b: b[1:]}
+	d := newDecoder(b[1:])
 	u := &unit{heapIdx: -1, slot: -1, Fresh: -1}
-	u.Seq = d.varint()
-	u.Group = d.varint()
-	u.Role = engram.Role(d.byte1())
-	u.Kind = engram.StepKind(d.byte1())
-	u.Route = Route(d.byte1())
-	u.Flags = engram.Flags(d.uvarint())
-	u.Text = string(d.bytes(d.uvarint()))
+	u.Seq = d.Varint()
+	u.Group = d.Varint()
+	u.Role = engram.Role(d.Byte())
+	u.Kind = engram.StepKind(d.Byte())
+	u.Route = Route(d.Byte())
+	u.Flags = engram.Flags(d.Uvarint())
+	u.Text = string(d.bytes(d.Uvarint()))
 	if version >= 2 {
-		u.Time = time.Unix(d.varint(), int64(d.uvarint()))
+		u.Time = time.Unix(d.Varint(), int64(d.Uvarint()))
 	} else {
-		u.Time = time.Unix(0, d.varint())
+		u.Time = time.Unix(0, d.Varint())
 	}
-	tokens := d.uvarint()
+	tokens := d.Uvarint()
 	u.Tokens = int(min(tokens, maxTokens))
 	u.Delta, u.Gate, u.Novelty, u.Reward, u.LogP = repair(d.float(), 0), repair(d.float(), 0), repair(d.float(), 0), repair(d.float(), 0), repair(d.float(), 0)
 	if version >= 2 {
 		u.Fresh = repair(d.float(), -1)
 	}
-	merged, retrieved := d.uvarint(), d.uvarint()
+	merged, retrieved := d.Uvarint(), d.Uvarint()
 	u.Merged, u.Retrieved = int(min(merged, maxCount)), int(min(retrieved, maxCount))
-	if m := d.bytes(d.uvarint()); len(m) > 0 {
+	if m := d.bytes(d.Uvarint()); len(m) > 0 {
 		u.Meta = append([]byte(nil), m...)
 	}
-	if n := d.uvarint(); n > 0 && n <= maxDim && n <= uint64(len(d.b))/4 {
+	if n := d.Uvarint(); n > 0 && n <= maxDim && n <= uint64(len(d.B))/4 {
 		u.Embedding = make([]float32, n)
 		for i := range u.Embedding {
 			u.Embedding[i] = math.Float32frombits(binary.LittleEndian.Uint32(d.bytes(4)))
 			if !finite(float64(u.Embedding[i])) {
-				d.err = true // a vector with a hole in it points nowhere
+				d.Fail("damaged") // a vector with a hole in it points nowhere
 			}
 		}
 	} else if n > 0 {
-		d.err = true
+		d.Fail("damaged")
 	}
-	if n := d.uvarint(); n <= maxHistory {
+	if n := d.Uvarint(); n <= maxHistory {
 		for range n {
-			e := Event{Step: d.varint(), Kind: EventKind(d.byte1()), Route: Route(d.byte1())}
+			e := Event{Step: d.Varint(), Kind: EventKind(d.Byte()), Route: Route(d.Byte())}
 			e.Delta, e.Gate, e.Priority = repair(d.float(), 0), repair(d.float(), 0), repair(d.float(), 0)
 			u.History = append(u.History, e)
 		}
 	} else {
-		d.err = true
+		d.Fail("damaged")
 	}
 	if version >= 3 {
-		n := d.uvarint()
+		n := d.Uvarint()
 		if n > maxFacts {
-			d.err = true
+			d.Fail("damaged")
 		}
-		for i := uint64(0); i < n && !d.err; i++ {
-			f := engram.Fact{Subject: string(d.bytes(d.uvarint()))}
-			f.Relation = string(d.bytes(d.uvarint()))
-			f.Value = string(d.bytes(d.uvarint()))
+		for i := uint64(0); i < n && d.Err == nil; i++ {
+			f := engram.Fact{Subject: string(d.bytes(d.Uvarint()))}
+			f.Relation = string(d.bytes(d.Uvarint()))
+			f.Value = string(d.bytes(d.Uvarint()))
 			u.Facts = append(u.Facts, f)
 		}
 		// What a damaged record states may not be a fact at all.
 		u.Facts = facts.Clean(u.Facts)
 	}
-	if d.err || u.Seq < 0 || u.Route > RouteMerged || tokens > maxTokens || merged > maxCount || retrieved > maxCount ||
+	if d.Err != nil || u.Seq < 0 || u.Route > RouteMerged || tokens > maxTokens || merged > maxCount || retrieved > maxCount ||
 		u.Time.Nanosecond() < 0 || u.Group < 0 {
 		return nil, errCorrupt
 	}

@@ -90,6 +90,14 @@ func (r *Reader) Uint32() uint32 {
 	return 0
 }
 
+// Uint64 reads a little-endian uint64.
+func (r *Reader) Uint64() uint64 {
+	if b := r.Bytes(8); len(b) == 8 {
+		return binary.LittleEndian.Uint64(b)
+	}
+	return 0
+}
+
 // Float64 reads a little-endian IEEE float; a NaN or an infinity is a
 // failure ("non-finite number").
 func (r *Reader) Float64() float64 {
