@@ -1009,7 +1009,7 @@ func decodeRecord(k, v []byte) (store.Record, error) {
 	if n := d.Uvarint(); n > 0 && n <= maxDim && n <= uint64(len(d.B))/4 {
 		r.Embedding = make([]float32, n)
 		for i := range r.Embedding {
-			r.Embedding[i] = math.Float32frombits(binary.LittleEndian.Uint32(d.bytes(4)))
+			r.Embedding[i] = math.Float32frombits(d.Uint32())
 			if !finite(float64(r.Embedding[i])) {
 				d.Fail("damaged")
 			}

@@ -242,7 +242,7 @@ func decodeUnit(b []byte) (*unit, error) {
 	if n := d.Uvarint(); n > 0 && n <= maxDim && n <= uint64(len(d.B))/4 {
 		u.Embedding = make([]float32, n)
 		for i := range u.Embedding {
-			u.Embedding[i] = math.Float32frombits(binary.LittleEndian.Uint32(d.bytes(4)))
+			u.Embedding[i] = math.Float32frombits(d.Uint32())
 			if !finite(float64(u.Embedding[i])) {
 				d.Fail("damaged") // a vector with a hole in it points nowhere
 			}
