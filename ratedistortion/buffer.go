@@ -380,9 +380,12 @@ func (b *Buffer) Reward(ctx context.Context, r float64) error {
 		return nil
 	}
 	if b.credit.Pending() {
+		// Clamped as the ledger clamps it: a unit's sum of ratings must
+		// stay finite, or Save writes what Restore refuses.
+		c := max(-1, min(1, r))
 		for i, u := range b.last.units {
 			if b.last.kept[i] {
-				u.e.reward += r
+				u.e.reward += c
 			}
 		}
 		adv, _ := b.credit.Rate(r)
