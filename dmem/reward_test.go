@@ -201,3 +201,22 @@ func TestRatingsTaughtSurviveReopen(t *testing.T) {
 		t.Fatalf("after a reopen the correction is %v, want %v", got, want)
 	}
 }
+
+// What ratings said of a unit goes with it: after many rated loads, with
+// units leaving both the short-term window and core, the ledger keeps a
+// standing only for units still stored.
+func TestRatingsForgetUnitsThatLeave(t *testing.T) {
+	m := newMemory(t, WithTokenBudget(200), WithMaxUnits(20), WithShortTerm(4))
+	for i := range 400 {
+		save(t, m, fmt.Sprintf("Note %d: the deploy host is build-%d.", i, i), fmt.Sprintf("Reply %d: yes, machine %d.", i, i*7))
+		load(t, m, fmt.Sprintf("Which deploy host, note %d?", i))
+		if err := m.Reward(bg, float64(i%2)*2-1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if n, stored := m.ratings.Standings(), len(m.byID); n > stored {
+		t.Fatalf("the ledger keeps a standing for %d units, %d are stored", n, stored)
+	}
+}

@@ -240,3 +240,7 @@ func pow(x float64, n int) float64 {
 	}
 	return r
 }
+
+// Standings returns how many units the ledger keeps a standing for: one
+// for each unit a rated load showed that the memory has not let go.
+func (l *Ledger) Standings() int { return len(l.units) }
