@@ -111,9 +111,25 @@ func Recency(age int64) float64 {
 const Answerers = 3
 
 // Loaded notes a load: q is its question's unit vector (nil without one)
-// and keys the units it showed.
+// and keys the units it showed. A q that is not a unit vector — an
+// embedder's NaN or infinity — is taken as no question: filed with a
+// rating, it would match every later question and make the relevance of
+// what it showed NaN for good.
 func (l *Ledger) Loaded(q []float32, keys []string) {
+	if !unitVector(q) {
+		q = nil
+	}
 	l.lastQ, l.lastKeys, l.saves, l.loaded = q, keys, 0, true
+}
+
+// unitVector reports whether q is finite and at most of unit length
+// (rounding aside): the cosine of two such vectors is at most about 1.
+func unitVector(q []float32) bool {
+	var s float64
+	for _, x := range q {
+		s += float64(x) * float64(x)
+	}
+	return s <= 1.001 // false for NaN and infinities too
 }
 
 // Saved notes a human message saved. The rated exchange's question may be
@@ -172,7 +188,7 @@ func (l *Ledger) Answers(q []float32) map[string]float64 {
 	for i := range l.answers {
 		a := &l.answers[i]
 		c := dot(q, a.q)
-		if c <= 0 {
+		if !(c > 0) { // NaN too: a question without a usable vector matches nothing
 			continue
 		}
 		w := pow(c, answerPower)

@@ -119,6 +119,9 @@ func (l *Ledger) UnmarshalBinary(data []byte) error {
 		if math.IsNaN(a.rating) || math.IsInf(a.rating, 0) {
 			return fmt.Errorf("credit: unmarshal: rating %v: %w", a.rating, ErrFormat)
 		}
+		if !unitVector(a.q) {
+			return fmt.Errorf("credit: unmarshal: a question's vector is not of unit length: %w", ErrFormat)
+		}
 	}
 	n.lastQ, n.lastKeys, n.loaded = nil, nil, false
 	*l = *n
