@@ -300,3 +300,31 @@ func TestHandDownOrderAndPanics(t *testing.T) {
 		t.Errorf("after a panicking demotion the tier got %d more units, want the queued ones too", after-before)
 	}
 }
+
+// A rating after a second question is about no load: the long-term tier,
+// which showed units in the load before, does not hear it either.
+func TestLateRatingDoesNotReachTheTier(t *testing.T) {
+	lt := &fakeTier{}
+	b := newBuffer(t, WithTokenBudget(120), WithMaxUnits(20), WithLongTerm(lt), quiet)
+	ctx := context.Background()
+	save(t, b, "My sister Priya works as a marine biologist in Lisbon.", "What a job!")
+	for i := range 40 {
+		save(t, b, fmt.Sprintf("The weather is nice today, round %d.", i), "Glad to hear it.")
+	}
+	if h := load(t, b, "Where does Priya work?"); !strings.Contains(h, "marine biologist") {
+		t.Fatalf("the tier's fact was not recalled:\n%s", h)
+	}
+	save(t, b, "Where does Priya work?", "In Lisbon.")
+	if err := b.Reward(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	save(t, b, "And what is the weather like?", "Nice.")
+	if err := b.Reward(ctx, -1); err != nil {
+		t.Fatal(err)
+	}
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	if len(lt.rewards) != 1 || lt.rewards[0] != 1 {
+		t.Fatalf("the tier got ratings %v, want [1]: the second came after another question", lt.rewards)
+	}
+}
