@@ -220,3 +220,24 @@ func TestRatingsForgetUnitsThatLeave(t *testing.T) {
 		t.Fatalf("the ledger keeps a standing for %d units, %d are stored", n, stored)
 	}
 }
+
+// As a long-term tier, the memory learns from a rating of what its Recall
+// showed, as it does from a rating of its own load.
+func TestRatingOfARecallTeaches(t *testing.T) {
+	m := newMemory(t, WithTokenBudget(200))
+	for i := range 6 {
+		save(t, m, fmt.Sprintf("Note %d: the deploy host is build-%d.", i, i), "Ok.")
+	}
+	if _, err := m.Recall(bg, "Which deploy host, note 3?", 60); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Reward(bg, 1); err != nil {
+		t.Fatal(err)
+	}
+	f := engram.Features{Relevance: 1, Recency: 1, Tokens: 12, Role: engram.RoleHuman}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if c := m.ratings.Correction(f); c == 1 {
+		t.Fatal("the rating of the recall taught nothing of the kinds of unit that answer")
+	}
+}
