@@ -328,3 +328,27 @@ func TestLateRatingDoesNotReachTheTier(t *testing.T) {
 		t.Fatalf("the tier got ratings %v, want [1]: the second came after another question", lt.rewards)
 	}
 }
+
+// What ratings said of a recalled unit leaves with it when the cache lets
+// it go: after many rated loads, each recalling another unit, the ledger
+// keeps a standing only for units the buffer holds or has cached.
+func TestRatingsForgetRecalledUnitsThatLeave(t *testing.T) {
+	lt := &fakeTier{}
+	for i := range 700 {
+		lt.held = append(lt.held, engram.Demoted{Unit: engram.Unit{Role: engram.RoleHuman, Text: fmt.Sprintf("Token%d is a word.", i), Tokens: 6}})
+	}
+	b := newBuffer(t, WithTokenBudget(60), WithLongTerm(lt), quiet)
+	ctx := context.Background()
+	save(t, b, "Hello there.", "Hi.")
+	for i := range 700 {
+		load(t, b, fmt.Sprintf("What is token%d?", i))
+		if err := b.Reward(ctx, float64(i%2)*2-1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if n, held := b.credit.Standings(), len(b.pool)+len(b.recalled); n > held {
+		t.Fatalf("the ledger keeps a standing for %d units, the buffer holds or caches %d", n, held)
+	}
+}
