@@ -40,6 +40,7 @@ func (m *Memory) noteLoad(query string, qkey []float32, budget int, cs, kept []c
 	n := &loadNote{query: query, budget: budget, cs: cs, kept: kept}
 	m.mu.Lock()
 	m.loaded = n
+	m.rated = kept
 	m.ratings.Loaded(qkey, ids)
 	m.mu.Unlock()
 }

@@ -89,7 +89,6 @@ func (m *Memory) evictOverflow(b *batch) {
 	for m.heap.Len() > m.opts.capacity {
 		u := heap.Pop(&m.heap).(*unit)
 		m.unplace(u)
-		m.ratings.Forget(u.ID)
 		u.record(Event{Step: m.st.Seq, Kind: EventEvicted, Route: RouteNowhere, Priority: m.priorityAt(u, m.st.Seq)})
 		u.Route = RouteNowhere
 		m.bury(u, b)

@@ -85,10 +85,13 @@ func (m *Memory) loadGate() {
 // sets priorities; taught by ratings below the mean too, it cost recall on
 // real dialogue). m.mu must be held.
 func (m *Memory) learnFromRating(adv float64) {
-	if m.loaded == nil || adv == 0 {
+	if len(m.rated) == 0 || adv == 0 {
 		return
 	}
-	kept := slices.Clone(m.loaded.kept)
+	// What the ledger credited: a Recall's units as much as a load's. As a
+	// long-term tier the memory is rarely loaded itself, and its latest
+	// load answered another question.
+	kept := slices.Clone(m.rated)
 	slices.SortStableFunc(kept, func(a, b cand) int { return cmp.Compare(b.rel, a.rel) })
 	kept = kept[:min(len(kept), credit.Answerers)]
 	fs := make([]engram.Features, len(kept))

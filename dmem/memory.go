@@ -58,6 +58,7 @@ type Memory struct {
 	seqEnd    int64 // sequence numbers below it, from st.Seq on, are reserved
 
 	loaded  *loadNote      // what the latest LoadMemoryVariables weighed, for Explain
+	rated   []cand         // what the latest load or Recall kept, as it weighed them: what a rating of it teaches from
 	ratings *credit.Ledger // what ratings of loads taught (Reward)
 }
 
@@ -157,6 +158,7 @@ func (m *Memory) reset() {
 	m.retrieved = nil
 	m.lastLoad = nil
 	m.loaded = nil
+	m.rated = nil
 	m.ratings = credit.New()
 	m.dirty = make(map[*unit]struct{})
 	m.seqEnd = 0

@@ -227,3 +227,43 @@ func TestObservedRewardRatesTheLoad(t *testing.T) {
 		t.Fatalf("a failed test run after the load did not move the next load of its question:\n%s", rated)
 	}
 }
+
+// What ratings said of a unit goes with it: after many rated loads, with
+// units leaving both the short-term window and core, the ledger keeps a
+// standing only for units still stored.
+func TestRatingsForgetUnitsThatLeave(t *testing.T) {
+	m := newMemory(t, WithTokenBudget(200), WithMaxUnits(20), WithShortTerm(4))
+	for i := range 400 {
+		save(t, m, fmt.Sprintf("Note %d: the deploy host is build-%d.", i, i), fmt.Sprintf("Reply %d: yes, machine %d.", i, i*7))
+		load(t, m, fmt.Sprintf("Which deploy host, note %d?", i))
+		if err := m.Reward(bg, float64(i%2)*2-1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if n, stored := m.ratings.Standings(), len(m.byID); n > stored {
+		t.Fatalf("the ledger keeps a standing for %d units, %d are stored", n, stored)
+	}
+}
+
+// As a long-term tier, the memory learns from a rating of what its Recall
+// showed, as it does from a rating of its own load.
+func TestRatingOfARecallTeaches(t *testing.T) {
+	m := newMemory(t, WithTokenBudget(200))
+	for i := range 6 {
+		save(t, m, fmt.Sprintf("Note %d: the deploy host is build-%d.", i, i), "Ok.")
+	}
+	if _, err := m.Recall(bg, "Which deploy host, note 3?", 60); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Reward(bg, 1); err != nil {
+		t.Fatal(err)
+	}
+	f := engram.Features{Relevance: 1, Recency: 1, Tokens: 12, Role: engram.RoleHuman}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if c := m.ratings.Correction(f); c == 1 {
+		t.Fatal("the rating of the recall taught nothing of the kinds of unit that answer")
+	}
+}

@@ -211,6 +211,9 @@ func (m *Memory) bury(u *unit, b *batch) {
 	if u.Seq != m.st.Seq-1 || u.Route == RouteMerged {
 		u.Embedding = nil // only the newest step can still be rewarded back
 	}
+	// A unit no longer stored is shown by no load: what ratings said of it
+	// would only grow the ledger.
+	m.ratings.Forget(u.ID)
 	m.gone[u.ID] = u
 	m.goneOrder = append(m.goneOrder, u.Seq)
 	b.put(u)

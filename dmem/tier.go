@@ -115,6 +115,7 @@ func (m *Memory) Recall(ctx context.Context, query string, budget int) ([]engram
 	m.noteRetrieved(ids, false)
 	// A rating the working context passes down is about what it showed.
 	m.mu.Lock()
+	m.rated = kept
 	m.ratings.Loaded(qkey, ids)
 	m.mu.Unlock()
 	return out, nil

@@ -358,7 +358,8 @@ func (b *Buffer) setPinned(id string, on bool) error {
 // latest load, read on [−1, 1] (1: it had all it needed; −1: none of it;
 // beyond is clamped). It may come right after the load or after the
 // SaveContext of the rated exchange, as an agent executor does it; after a
-// second save it is about no load and only a long-term tier hears it.
+// second save it is about no load and changes nothing, here or in a
+// long-term tier.
 //
 // A rating is credited to what that load showed and to nothing else (see
 // the package doc, "Learning from ratings"): asked again in nearly the
@@ -379,16 +380,20 @@ func (b *Buffer) Reward(ctx context.Context, r float64) error {
 		b.mu.Unlock()
 		return nil
 	}
-	if b.credit.Pending() {
+	rated := b.credit.Pending()
+	if rated {
+		// Clamped as the ledger clamps it: a unit's sum of ratings must
+		// stay finite, or Save writes what Restore refuses.
+		c := max(-1, min(1, r))
 		for i, u := range b.last.units {
 			if b.last.kept[i] {
-				u.e.reward += r
+				u.e.reward += c
 			}
 		}
 		adv, _ := b.credit.Rate(r)
 		b.learnFromRating(adv)
 	}
-	down := b.opts.longTerm != nil && b.showedLongTerm()
+	down := rated && b.opts.longTerm != nil && b.showedLongTerm()
 	b.mu.Unlock()
 	if down {
 		_, err := guard.Do(ctx, b.opts.guards.LongTerm, "reward", func(ctx context.Context) (struct{}, error) {

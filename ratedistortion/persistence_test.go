@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -591,4 +592,27 @@ func TestRestoreKeepsWhatRatingsTaught(t *testing.T) {
 	if got := load(t, old, q); got != first {
 		t.Fatalf("restored from version 3, which has no ratings:\n%s\nwant the unrated answer\n%s", got, first)
 	}
+}
+
+// Ratings beyond ±1 count as ±1 everywhere, so that however many come a
+// buffer's saved form stays one Restore reads.
+func TestHugeRatingsStillRestore(t *testing.T) {
+	ctx := context.Background()
+	b := newBuffer(t, WithTokenBudget(14), WithSummaryShare(0))
+	save(t, b, "The deploy script lives in tools/deploy.sh.", "")
+	save(t, b, "Deploy from the build host only.", "")
+	for range 3 {
+		load(t, b, "How do I deploy?")
+		for range 2 {
+			if err := b.Reward(ctx, math.MaxFloat64); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, e := range b.pool {
+		if e.reward > 6 {
+			t.Fatalf("unit %s holds a reward of %v from six ratings", e.unit.ID, e.reward)
+		}
+	}
+	restored(t, saved(t, b), WithTokenBudget(14), WithSummaryShare(0))
 }

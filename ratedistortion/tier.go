@@ -162,6 +162,9 @@ func (b *Buffer) cache(got map[string]bool, es []*entry) {
 		slices.SortFunc(all, func(x, y *entry) int { return cmp.Compare(y.used, x.used) })
 		for _, e := range all[maxCached*3/4:] {
 			delete(b.recalled, e.origin)
+			// The tier keeps its own account of the unit's ratings; here
+			// it would only grow the ledger by every unit ever recalled.
+			b.credit.Forget(e.unit.ID)
 		}
 	}
 	b.setGuests(gs)

@@ -324,3 +324,55 @@ func TestDefaultCapWithATier(t *testing.T) {
 		}
 	}
 }
+
+// A rating after a second question is about no load: the long-term tier,
+// which showed units in the load before, does not hear it either.
+func TestLateRatingDoesNotReachTheTier(t *testing.T) {
+	lt := &fakeTier{}
+	b := newBuffer(t, WithTokenBudget(120), WithMaxUnits(20), WithLongTerm(lt), quiet)
+	ctx := context.Background()
+	save(t, b, "My sister Priya works as a marine biologist in Lisbon.", "What a job!")
+	for i := range 40 {
+		save(t, b, fmt.Sprintf("The weather is nice today, round %d.", i), "Glad to hear it.")
+	}
+	if h := load(t, b, "Where does Priya work?"); !strings.Contains(h, "marine biologist") {
+		t.Fatalf("the tier's fact was not recalled:\n%s", h)
+	}
+	save(t, b, "Where does Priya work?", "In Lisbon.")
+	if err := b.Reward(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	save(t, b, "And what is the weather like?", "Nice.")
+	if err := b.Reward(ctx, -1); err != nil {
+		t.Fatal(err)
+	}
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	if len(lt.rewards) != 1 || lt.rewards[0] != 1 {
+		t.Fatalf("the tier got ratings %v, want [1]: the second came after another question", lt.rewards)
+	}
+}
+
+// What ratings said of a recalled unit leaves with it when the cache lets
+// it go: after many rated loads, each recalling another unit, the ledger
+// keeps a standing only for units the buffer holds or has cached.
+func TestRatingsForgetRecalledUnitsThatLeave(t *testing.T) {
+	lt := &fakeTier{}
+	for i := range 700 {
+		lt.held = append(lt.held, engram.Demoted{Unit: engram.Unit{Role: engram.RoleHuman, Text: fmt.Sprintf("Token%d is a word.", i), Tokens: 6}})
+	}
+	b := newBuffer(t, WithTokenBudget(60), WithLongTerm(lt), quiet)
+	ctx := context.Background()
+	save(t, b, "Hello there.", "Hi.")
+	for i := range 700 {
+		load(t, b, fmt.Sprintf("What is token%d?", i))
+		if err := b.Reward(ctx, float64(i%2)*2-1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if n, held := b.credit.Standings(), len(b.pool)+len(b.recalled); n > held {
+		t.Fatalf("the ledger keeps a standing for %d units, the buffer holds or caches %d", n, held)
+	}
+}

@@ -112,9 +112,25 @@ func Recency(age int64) float64 {
 const Answerers = 3
 
 // Loaded notes a load: q is its question's unit vector (nil without one)
-// and keys the units it showed.
+// and keys the units it showed. A q that is not a unit vector — an
+// embedder's NaN or infinity — is taken as no question: filed with a
+// rating, it would match every later question and make the relevance of
+// what it showed NaN for good.
 func (l *Ledger) Loaded(q []float32, keys []string) {
+	if !unitVector(q) {
+		q = nil
+	}
 	l.lastQ, l.lastKeys, l.saves, l.loaded = q, keys, 0, true
+}
+
+// unitVector reports whether q is finite and at most of unit length
+// (rounding aside): the cosine of two such vectors is at most about 1.
+func unitVector(q []float32) bool {
+	var s float64
+	for _, x := range q {
+		s += float64(x) * float64(x)
+	}
+	return s <= 1.001 // false for NaN and infinities too
 }
 
 // Saved notes a human message saved. The rated exchange's question may be
@@ -176,7 +192,7 @@ func (l *Ledger) Answers(q []float32) map[string]float64 {
 			continue // filed under another embedder's vectors
 		}
 		c := relevance.Dot(q, a.q)
-		if c <= 0 {
+		if !(c > 0) { // NaN too: a question without a usable vector matches nothing
 			continue
 		}
 		w := math.Pow(c, answerPower)
@@ -221,3 +237,7 @@ func (l *Ledger) Clear() { *l = *New() }
 
 // Ratings returns how many ratings have credited a load.
 func (l *Ledger) Ratings() int { return l.ratings }
+
+// Standings returns how many units the ledger keeps a standing for: one
+// for each unit a rated load showed that the memory has not let go.
+func (l *Ledger) Standings() int { return len(l.units) }

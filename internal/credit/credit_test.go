@@ -1,6 +1,8 @@
 package credit
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"math"
 	"testing"
@@ -179,7 +181,11 @@ func FuzzUnmarshal(f *testing.F) {
 		if err := m.UnmarshalBinary(data); err != nil {
 			return
 		}
-		m.Multiplier("a", m.Answers(unit(1, 0)))
+		for _, q := range [][]float32{unit(1, 0), unit(0, 1)} {
+			if x := m.Multiplier("a", m.Answers(q)); math.IsNaN(x) || math.IsInf(x, 0) || x <= 0 {
+				t.Fatalf("multiplier %v", x)
+			}
+		}
 		m.Correction(engram.Features{Relevance: 1})
 	})
 }
@@ -192,5 +198,40 @@ func TestKindsStaySmall(t *testing.T) {
 	}
 	if n := len(l.MarshalKinds()); n == 0 || n > 4096 {
 		t.Fatalf("the kinds gate saves as %d bytes, want 1 to 4,096", n)
+	}
+}
+
+// A load whose question an embedder turned into NaN is rated as a load
+// without a question: what it showed keeps a finite relevance for every
+// later question, and no saved ledger holds such a vector.
+func TestQuestionWithoutUsableVector(t *testing.T) {
+	nan := float32(math.NaN())
+	inf := float32(math.Inf(1))
+	for _, q := range [][]float32{{nan, 0}, {inf, 0}, {3, 4}} {
+		l := New()
+		l.Loaded(q, []string{"a"})
+		if _, ok := l.Rate(1); !ok {
+			t.Fatal("the load was not rated")
+		}
+		for _, later := range [][]float32{unit(1, 0), unit(0, 1), q} {
+			if m := l.Multiplier("a", l.Answers(later)); math.IsNaN(m) || math.IsInf(m, 0) || m <= 0 {
+				t.Fatalf("question %v rated: multiplier %v for question %v", q, m, later)
+			}
+		}
+	}
+	// A forged saved ledger with such a vector is refused.
+	l := New()
+	l.Loaded(unit(1, 0), []string{"a"})
+	l.Rate(1)
+	b, _ := l.MarshalBinary()
+	one := []byte{0, 0, 0x80, 0x3f} // 1 as a little-endian float32
+	for _, bits := range []uint32{math.Float32bits(nan), math.Float32bits(inf), math.Float32bits(2)} {
+		d := bytes.Replace(b, one, binary.LittleEndian.AppendUint32(nil, bits), 1)
+		if bytes.Equal(d, b) {
+			t.Fatal("the saved ledger holds no question vector to damage")
+		}
+		if err := New().UnmarshalBinary(d); !errors.Is(err, ErrFormat) {
+			t.Fatalf("a question's vector with %v: err = %v", math.Float32frombits(bits), err)
+		}
 	}
 }

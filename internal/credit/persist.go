@@ -114,6 +114,13 @@ func (l *Ledger) UnmarshalBinary(data []byte) error {
 	case len(r.B) > 0:
 		return fmt.Errorf("credit: unmarshal: %d bytes after the ledger: %w", len(r.B), ErrFormat)
 	}
+	// Numbers are finite (wire.Reader.Float64 refuses others); a question's
+	// vector must be of at most unit length too.
+	for _, a := range n.answers {
+		if !unitVector(a.q) {
+			return fmt.Errorf("credit: unmarshal: a question's vector is not of unit length: %w", ErrFormat)
+		}
+	}
 	n.lastQ, n.lastKeys, n.loaded = nil, nil, false
 	*l = *n
 	return nil

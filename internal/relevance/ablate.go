@@ -7,7 +7,7 @@ import (
 )
 
 // Component is a part of relevance that an ablation can switch off, to
-// measure on real dialogue what each part is worth (cmd/memeval -ablate).
+// measure on real dialogue what each part is worth (memeval -off).
 type Component uint32
 
 // The components, as the ablation table names them. What else relevance
@@ -39,7 +39,7 @@ func Components() []Component {
 	return out
 }
 
-// String returns the component's name, e.g. "novelty".
+// String returns the component's name, e.g. "cosine".
 func (c Component) String() string {
 	if n, ok := componentNames[c]; ok {
 		return n
