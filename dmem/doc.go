@@ -87,6 +87,8 @@
 // once did, cost 0.01 to 0.06. The kinds of unit that answer are learned
 // too: a gate of the ledger's own, taught by ratings alone, corrects every
 // later load's utilities; it gives most of the in-stream gain.
+// With a store, the gate is kept with every commit, and the answers and
+// standing at Close.
 //
 // What a user plugs in — the fact extractor ([WithFacts]), an embedder and
 // a chat history given as options — is called through a guard

@@ -82,6 +82,7 @@ type state struct {
 	Lines       string  // fingerprint of how lines are counted
 	Gate        []byte  `json:",omitempty"` // the learned gate, in its own versioned format
 	Kinds       []byte  `json:",omitempty"` // what ratings taught of the kinds of unit that answer (credit.Ledger.MarshalKinds)
+	Ratings     []byte  `json:",omitempty"` // all that ratings taught (credit.Ledger.MarshalBinary), written by Close alone
 }
 
 // pendingStep is the latest step: its transition to the next step is open,
@@ -192,6 +193,12 @@ func (m *Memory) Close() error {
 	var t *group
 	clean := m.w == nil || !m.w.isStale()
 	if clean {
+		if m.w != nil && m.ratings.Touched() {
+			// What ratings taught whole — the answers and the units'
+			// standing beside the gate every commit keeps — goes down once,
+			// here: a record rewritten at every save would carry it each time.
+			m.st.Ratings, _ = m.ratings.MarshalBinary()
+		}
 		t = m.commit(m.batch())
 	}
 	from, end := m.st.Seq, m.seqEnd

@@ -29,7 +29,12 @@ func (m *Memory) restore(ctx context.Context) error {
 	}
 	m.loadGate()
 	// A damaged record costs what it held, never the memory.
-	_ = m.ratings.UnmarshalKinds(m.st.Kinds)
+	if m.ratings.UnmarshalBinary(m.st.Ratings) != nil {
+		_ = m.ratings.UnmarshalKinds(m.st.Kinds)
+	}
+	// Written by Close alone: the commits from here on carry the gate, not
+	// this, so a crash costs the answers and standing learned since.
+	m.st.Ratings = nil
 	for t, n := range snap.Terms {
 		m.df[t] = uint32(min(max(n, 0), math.MaxUint32))
 	}

@@ -267,3 +267,36 @@ func TestRatingOfARecallTeaches(t *testing.T) {
 		t.Fatal("the rating of the recall taught nothing of the kinds of unit that answer")
 	}
 }
+
+// What ratings taught whole — the answers filed under their questions, not
+// only the gate — is there after Close and a reopen.
+func TestRatedAnswerSurvivesReopen(t *testing.T) {
+	dir := t.TempDir()
+	open := func() *Memory {
+		m, err := New(bg, WithPath(dir), WithTokenBudget(14))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	m := open()
+	save(t, m, "The deploy script lives in tools/deploy.sh.", "")
+	save(t, m, "Deploy from the build host only.", "")
+	save(t, m, "Lunch is at noon.", "")
+	first := load(t, m, deployQuestion)
+	if err := m.Reward(bg, -1); err != nil {
+		t.Fatal(err)
+	}
+	rated := load(t, m, deployQuestion)
+	if rated == first {
+		t.Fatal("the rating changed nothing")
+	}
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r := open()
+	defer r.Close()
+	if got := load(t, r, deployQuestion); got != rated {
+		t.Fatalf("after a reopen:\n%s\nwant, as before it:\n%s", got, rated)
+	}
+}
