@@ -299,6 +299,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, []float32, e
 		}
 		qkey = embed.Normalized(m.words.cut(qvec))
 		q := relevance.NewQuery(query, qkey)
+		q.Off = relevance.Off(ctx)
 		var all []float64
 		if small {
 			all = relevance.Score(q, m.words.ix, m.words)

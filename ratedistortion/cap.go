@@ -31,7 +31,7 @@ func (b *Buffer) enforceCap() {
 			groups[e.unit.Group] = g
 			order = append(order, g)
 		}
-		u := b.opts.scorer.Score(b.features(e, 0))
+		u := b.opts.scorer.Score(b.features(e, 0, 0))
 		if math.IsNaN(u) {
 			u = 0
 		}

@@ -51,7 +51,7 @@ func (b *Buffer) LoadMemoryVariables(ctx context.Context, inputs map[string]any)
 	b.mu.Lock()
 	cleared := b.cleared
 	b.cache(got, fresh)
-	sel, err := b.selectUnits(query, qvec)
+	sel, err := b.selectUnits(query, qvec, relevance.Off(ctx))
 	b.mu.Unlock()
 	if err != nil {
 		return nil, err
@@ -129,11 +129,12 @@ type selection struct {
 
 // relevance scores every unit of the pool, then every guest (see
 // Buffer.guests), against the query.
-func (b *Buffer) relevance(query string, qvec []float32) []float64 {
+func (b *Buffer) relevance(query string, qvec []float32, off relevance.Component) []float64 {
 	if query == "" {
 		return make([]float64, len(b.pool)+len(b.guests))
 	}
 	q := relevance.NewQuery(query, qvec)
+	q.Off = off
 	if len(b.guests) > 0 {
 		return relevance.ScoreWithGuests(q, b.index, matrixPool{pool(b.pool), b}, b.gindex, guestCorpus{b})
 	}
@@ -186,16 +187,16 @@ func (p pool) Near(i, k int) int {
 // features computes the query-independent features of e plus rel. A unit
 // recalled from the long-term tier is as old as the pool: its age is the
 // pool's whole length, its recency 0.
-func (b *Buffer) features(e *entry, rel float64) engram.Features {
+func (b *Buffer) features(e *entry, rel float64, off relevance.Component) engram.Features {
 	age := b.seq - 1 - e.unit.Seq
 	if e.origin != "" {
 		age = b.seq
 	}
 	flags, rec := e.unit.Flags, recency(age, b.opts.halfLife)
-	if !relevance.On(relevance.Flags) {
+	if off&relevance.Flags != 0 {
 		flags &= engram.FlagPinned | engram.FlagDirective
 	}
-	if !relevance.On(relevance.Recency) {
+	if off&relevance.Recency != 0 {
 		rec = 0
 	}
 	return engram.Features{
@@ -221,7 +222,8 @@ func recency(age int64, halfLife float64) float64 {
 }
 
 // selectUnits scores the pool and solves the budgeted selection.
-func (b *Buffer) selectUnits(query string, qvec []float32) (*selection, error) {
+// off switches relevance components off for an ablation (relevance.WithOff).
+func (b *Buffer) selectUnits(query string, qvec []float32, off relevance.Component) (*selection, error) {
 	// The arrays of the load before last are reused: a load allocated
 	// about 100 KB on a 600-turn pool, and the collector's work showed.
 	s := b.spare
@@ -234,7 +236,7 @@ func (b *Buffer) selectUnits(query string, qvec []float32) (*selection, error) {
 	*s = selection{b: b, query: query, budget: b.opts.budget,
 		units: grow(s.units, n), kept: grow(s.kept, n), own: grow(s.own, n),
 		items: s.items[:0], members: s.members[:0], order: order}
-	rel := b.relevance(query, qvec)
+	rel := b.relevance(query, qvec, off)
 	if b.credit.Touched() {
 		// What ratings taught moves relevance, before anything else reads it.
 		ans := b.credit.Answers(qvec)
@@ -253,7 +255,7 @@ func (b *Buffer) selectUnits(query string, qvec []float32) (*selection, error) {
 	items, members, own := s.items, s.members, s.own
 	for i, d := range order {
 		e := b.entryAt(d)
-		f := b.features(e, rel[d])
+		f := b.features(e, rel[d], off)
 		u := b.score(f)
 		cost := e.unit.Tokens
 		// A message is selected on its own (a pair's reply and its turn

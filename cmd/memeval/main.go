@@ -160,11 +160,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		return runFeedback(ss, *feedback, *memories, *budgets, *offList, *asJSON, stdout, stderr)
 	}
-	ms, bs, restore, err := setup(eval.Known(), *memories, *budgets, *offList)
+	ms, bs, ctx, err := setup(eval.Known(), *memories, *budgets, *offList)
 	if err != nil {
 		return err
 	}
-	defer restore()
 	// Open the chart's file before the run, so that a bad path fails at once.
 	var chartFile *os.File
 	if *chart != "" {
@@ -186,7 +185,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		evaluate = eval.LongHorizon
 	}
 	start := time.Now()
-	rs, err := evaluate(context.Background(), ss, cfg)
+	rs, err := evaluate(ctx, ss, cfg)
 	log.SetOutput(stderr)
 	if err != nil {
 		return err
@@ -228,9 +227,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// setup selects the memories and parses the budgets, and switches off
-// the relevance components listed until restore is called.
-func setup(known []eval.Memory, memories, budgets, offList string) (ms []eval.Memory, bs []int, restore func(), err error) {
+// setup selects the memories and parses the budgets; the context it
+// returns switches off the relevance components listed, for the loads the
+// evaluation makes with it (relevance.WithOff).
+func setup(known []eval.Memory, memories, budgets, offList string) (ms []eval.Memory, bs []int, ctx context.Context, err error) {
 	if ms, err = eval.Select(known, memories); err != nil {
 		return nil, nil, nil, err
 	}
@@ -247,18 +247,17 @@ func setup(known []eval.Memory, memories, budgets, offList string) (ms []eval.Me
 			off |= c
 		}
 	}
-	return ms, bs, relevance.SetOff(off), nil
+	return ms, bs, relevance.WithOff(context.Background(), off), nil
 }
 
 func runUpdates(us []updates.Sample, factMiss int, memories, budgets, offList string, asJSON bool, stdout, stderr io.Writer) error {
-	ms, bs, restore, err := setup(append(eval.Known(), eval.FactMemories(us, factMiss)...), memories, budgets, offList)
+	ms, bs, ctx, err := setup(append(eval.Known(), eval.FactMemories(us, factMiss)...), memories, budgets, offList)
 	if err != nil {
 		return err
 	}
-	defer restore()
 	log.SetOutput(io.Discard)
 	start := time.Now()
-	rs, err := eval.Updates(context.Background(), us, eval.Config{Budgets: bs, Memories: ms})
+	rs, err := eval.Updates(ctx, us, eval.Config{Budgets: bs, Memories: ms})
 	log.SetOutput(stderr)
 	if err != nil {
 		return err
@@ -288,14 +287,13 @@ func runFeedback(ss []dataset.Sample, ratings, memories, budgets, offList string
 			rs = append(rs, r)
 		}
 	}
-	ms, bs, restore, err := setup(eval.Known(), memories, budgets, offList)
+	ms, bs, ctx, err := setup(eval.Known(), memories, budgets, offList)
 	if err != nil {
 		return err
 	}
-	defer restore()
 	log.SetOutput(io.Discard)
 	start := time.Now()
-	res, err := eval.Feedback(context.Background(), ss, eval.Config{Budgets: bs, Memories: ms}, rs)
+	res, err := eval.Feedback(ctx, ss, eval.Config{Budgets: bs, Memories: ms}, rs)
 	log.SetOutput(stderr)
 	if err != nil {
 		return err

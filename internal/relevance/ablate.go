@@ -1,9 +1,9 @@
 package relevance
 
 import (
+	"context"
 	"fmt"
 	"strings"
-	"sync/atomic"
 )
 
 // Component is a part of relevance that an ablation can switch off, to
@@ -57,15 +57,24 @@ func ParseComponent(s string) (Component, error) {
 	return 0, fmt.Errorf("relevance: no component %q", s)
 }
 
-var off atomic.Uint32
+type offKey struct{}
 
-// SetOff switches the components in c off (and every other on) for every
-// memory of the process, until restore is called. It is for ablations: a
-// memory in use sees the change at its next load.
-func SetOff(c Component) (restore func()) {
-	prev := off.Swap(uint32(c))
-	return func() { off.Store(prev) }
+// WithOff returns ctx carrying an ablation: the components in c are
+// switched off for the loads made with it (memeval -off). Nothing else
+// changes: a memory in use by others is not affected.
+func WithOff(ctx context.Context, c Component) context.Context {
+	return context.WithValue(ctx, offKey{}, c)
 }
 
-// On reports whether component c is switched on.
-func On(c Component) bool { return off.Load()&uint32(c) == 0 }
+// Off returns the components ctx switches off (WithOff); none for a plain
+// context.
+func Off(ctx context.Context) Component {
+	if ctx == nil {
+		return 0
+	}
+	c, _ := ctx.Value(offKey{}).(Component)
+	return c
+}
+
+// On reports whether component c is switched on for a load made with q.
+func (q Query) On(c Component) bool { return q.Off&c == 0 }

@@ -66,8 +66,8 @@ func inContext(out, rel []float64, c Corpus) []float64 {
 // cues adds to rel what the turn's speaker and place say, in units of m,
 // the best document's relevance.
 func cues(q Query, ix *Index, rel []float64, m float64) {
-	spk := On(Speaker) && speakerCue != 0
-	ask := On(Asked) && askedCue != 0
+	spk := q.On(Speaker) && speakerCue != 0
+	ask := q.On(Asked) && askedCue != 0
 	if !spk && !ask {
 		return
 	}

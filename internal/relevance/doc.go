@@ -6,6 +6,7 @@
 // conversation the turn that holds a fact often shares no word with the
 // question about it while the turn before or after does; then a cue for
 // a turn whose speaker the question names, and a smaller one for a turn
-// that answers a question. Every backend ranks through it; [SetOff]
-// switches parts off for an ablation.
+// that answers a question. Every backend ranks through it; a context made
+// by [WithOff] switches parts off for the loads made with it, for an
+// ablation.
 package relevance

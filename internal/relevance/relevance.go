@@ -14,6 +14,7 @@ type Query struct {
 	Text  string
 	Terms map[string]float64 // stemmed content word → weight
 	Vec   []float32          // unit-normalised embedding; nil for none
+	Off   Component          // components switched off for an ablation (WithOff); none by default
 }
 
 // NewQuery analyses text; vec is its embedding (may be nil).
@@ -125,7 +126,7 @@ func score(q Query, ix *Index, c Corpus, compare func(lex []float64, dot func(do
 	lex := make([]float64, n)
 	ix.score(q.Terms, lex)
 	cos := make([]float64, n)
-	if q.Vec != nil && On(Cosine) {
+	if q.Vec != nil && q.On(Cosine) {
 		compare(lex, cosines(q, c, cos))
 	}
 	return mix(q, ix, c, lex, cos)
@@ -167,7 +168,7 @@ func mix(q Query, ix *Index, c Corpus, lex, cos []float64) []float64 {
 	// lex becomes the mix, and cos, no longer needed, the context's sum.
 	rel := lex
 	Mix(rel, lex, cos)
-	if On(Context) {
+	if q.On(Context) {
 		rel = inContext(cos, rel, c)
 	}
 	cues(q, ix, rel, best(rel))
@@ -190,7 +191,7 @@ func ScoreWithGuests(q Query, ix *Index, c Corpus, gix *Index, g Corpus) []float
 	lex := make([]float64, n+m)
 	ix.words.ScoreJoint(q.Terms, gix.words, lex[:n], lex[n:])
 	cos := make([]float64, n+m)
-	if q.Vec != nil && On(Cosine) {
+	if q.Vec != nil && q.On(Cosine) {
 		host, guest := cosines(q, c, cos[:n]), cosines(q, g, cos[n:])
 		for d := range n {
 			host(d)
@@ -201,7 +202,7 @@ func ScoreWithGuests(q Query, ix *Index, c Corpus, gix *Index, g Corpus) []float
 	}
 	rel := lex
 	Mix(rel, lex, cos)
-	if On(Context) {
+	if q.On(Context) {
 		rel = inContext(cos, rel, joint{c, g})
 	}
 	top := best(rel)

@@ -1,6 +1,7 @@
 package relevance
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -157,7 +158,7 @@ func TestContextFindsTheReply(t *testing.T) {
 	if !(rel[2] > rel[0] && rel[2] > rel[3] && rel[2] > rel[4]) {
 		t.Fatalf("rel = %v: the reply (2) should beat the unrelated turns", rel)
 	}
-	defer SetOff(Context)()
+	q.Off = Context
 	if rel := Score(q, index(d), d); rel[2] >= rel[1] {
 		t.Fatalf("without context rel = %v: the reply should fall behind the question", rel)
 	}
@@ -171,8 +172,9 @@ func TestSpeakerCue(t *testing.T) {
 	if rel[1] <= rel[0] {
 		t.Fatalf("rel = %v: Dana's turn should win", rel)
 	}
-	defer SetOff(Speaker)()
-	if rel := Score(NewQuery("What did Dana paint?", nil), index(d), d); rel[1] != rel[0] {
+	q := NewQuery("What did Dana paint?", nil)
+	q.Off = Speaker
+	if rel := Score(q, index(d), d); rel[1] != rel[0] {
 		t.Fatalf("speaker cue off: rel = %v, want a tie", rel)
 	}
 }
@@ -182,8 +184,9 @@ func TestSpeakerCue(t *testing.T) {
 func TestAskedCue(t *testing.T) {
 	d := docs{"Lee: the garden is lovely.", "Dana: my sister is a nurse.", "Lee: what does she do?", "Dana: my sister is a nurse."}
 	ix := index(d)
-	defer SetOff(Context)() // neighbours apart, so only the cue differs
-	rel := Score(NewQuery("sister nurse", nil), ix, d)
+	q := NewQuery("sister nurse", nil)
+	q.Off = Context // neighbours apart, so only the cue differs
+	rel := Score(q, ix, d)
 	if rel[3] <= rel[1] {
 		t.Fatalf("rel = %v: the answer (3) should beat the unprompted turn (1)", rel)
 	}
@@ -214,13 +217,13 @@ func TestComponents(t *testing.T) {
 	if _, err := ParseComponent("novelty"); err == nil {
 		t.Error("a removed component should not parse")
 	}
-	restore := SetOff(Cosine | Speaker)
-	if On(Cosine) || On(Speaker) || !On(Context) {
-		t.Error("SetOff did not take")
+	ctx := WithOff(context.Background(), Cosine|Speaker)
+	q := Query{Off: Off(ctx)}
+	if q.On(Cosine) || q.On(Speaker) || !q.On(Context) {
+		t.Error("WithOff did not take")
 	}
-	restore()
-	if !On(Cosine) || !On(Speaker) {
-		t.Error("restore did not restore")
+	if Off(context.Background()) != 0 {
+		t.Error("a plain context switches something off")
 	}
 }
 
