@@ -94,10 +94,10 @@ func why(x engram.UnitReport, route Route) string {
 	return "did not fit the budget"
 }
 
-// Explanation is why a unit is where it is, over its life in the memory:
+// UnitLife is why a unit is where it is, over its life in the memory:
 // what [Memory.ExplainUnit] returns. What one load kept and dropped is
 // [Memory.Explain]'s.
-type Explanation struct {
+type UnitLife struct {
 	// ID and Text identify the unit; Text is empty once only its history is kept.
 	ID   string
 	Text string
@@ -131,20 +131,20 @@ type Explanation struct {
 // ExplainUnit returns why unit id was stored, routed, kept or evicted.
 // Units that left memory are explained as long as WithHistory allows;
 // after that, and for unknown ids, it returns [engram.ErrNotFound].
-func (m *Memory) ExplainUnit(id string) (Explanation, error) {
+func (m *Memory) ExplainUnit(id string) (UnitLife, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	if m.closed {
-		return Explanation{}, fmt.Errorf("dmem: explain: %w", engram.ErrClosed)
+		return UnitLife{}, fmt.Errorf("dmem: explain: %w", engram.ErrClosed)
 	}
 	u, stored := m.byID[id]
 	if !stored {
 		var ok bool
 		if u, ok = m.gone[id]; !ok {
-			return Explanation{}, fmt.Errorf("dmem: explain %q: %w", id, engram.ErrNotFound)
+			return UnitLife{}, fmt.Errorf("dmem: explain %q: %w", id, engram.ErrNotFound)
 		}
 	}
-	x := Explanation{
+	x := UnitLife{
 		ID: u.ID, Text: u.Text, Route: u.Route, Delta: u.Delta, Gate: u.Gate, Novelty: u.Novelty,
 		Reward: u.Reward, Merged: u.Merged, Retrieved: u.Retrieved, Facts: u.Facts, History: slices.Clone(u.History),
 	}
@@ -162,7 +162,7 @@ func (m *Memory) ExplainUnit(id string) (Explanation, error) {
 }
 
 // String renders the explanation, one event a line.
-func (x Explanation) String() string {
+func (x UnitLife) String() string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s %s: δ=%+.3f g=%.2f novelty=%.2f reward=%g priority=%.3f merged=%d retrieved=%d %q\n",
 		x.ID, x.Route, x.Delta, x.Gate, x.Novelty, x.Reward, x.Priority, x.Merged, x.Retrieved, short(x.Text))
@@ -184,3 +184,8 @@ func (x Explanation) String() string {
 	}
 	return sb.String()
 }
+
+// Explanation is [UnitLife].
+//
+// Deprecated: use UnitLife.
+type Explanation = UnitLife

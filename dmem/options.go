@@ -183,9 +183,16 @@ func WithDiscount(g float64) Option { return func(o *options) { o.discount = g }
 // dialogue, to 0.001, at half the speed).
 func WithCandidates(n int) Option { return func(o *options) { o.candidates = n } }
 
-// WithHistory sets how many units that left memory (evicted, overwritten or
-// never stored) [Memory.ExplainUnit] can still account for. Default 4096.
-func WithHistory(n int) Option { return func(o *options) { o.history = n } }
+// WithDepartedUnits sets how many units that left memory (evicted,
+// overwritten or never stored) [Memory.ExplainUnit] can still account
+// for. Default 4096.
+func WithDepartedUnits(n int) Option { return func(o *options) { o.history = n } }
+
+// WithHistory is [WithDepartedUnits]: the name read as if it took a chat
+// history, which [WithChatHistory] does.
+//
+// Deprecated: use WithDepartedUnits.
+func WithHistory(n int) Option { return WithDepartedUnits(n) }
 
 // WithMemoryKey sets the key the history is returned under. Default "history".
 func WithMemoryKey(k string) Option { return func(o *options) { o.memoryKey = k } }

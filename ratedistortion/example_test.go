@@ -77,7 +77,7 @@ func ExampleBuffer_Explain() {
 
 // ExplainSelection adds the knapsack's view: whether the selection is
 // proven optimal, and each unit's features and novelty.
-func ExampleExplanation() {
+func ExampleSelection() {
 	mem, _ := ratedistortion.New(ratedistortion.WithTokenBudget(16), ratedistortion.WithSummaryShare(0))
 	ctx := context.Background()
 	_ = mem.SaveContext(ctx, map[string]any{"input": "Priya lives in Lisbon."}, map[string]any{"output": "Nice."})

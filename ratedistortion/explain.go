@@ -11,12 +11,12 @@ import (
 	"github.com/engram-go/engram"
 )
 
-// Explanation is what the last load decided and why, in the knapsack's
+// Selection is what the last load decided and why, in the knapsack's
 // terms: the value of what was kept against its bound, and for each unit
 // its features, utility parts and novelty. [Buffer.Explain] gives the
 // shorter [engram.LoadReport] that every engram memory gives; this is the
 // rest, from [Buffer.ExplainSelection].
-type Explanation struct {
+type Selection struct {
 	// Query is the text the load was asked about.
 	Query string
 	// Budget is the token budget; Tokens what the returned history costs,
@@ -31,11 +31,11 @@ type Explanation struct {
 	Summary       string
 	SummaryTokens int
 	// Units reports every unit of the pool, oldest first.
-	Units []UnitReport
+	Units []SelectedUnit
 }
 
-// UnitReport is one unit's part in a load.
-type UnitReport struct {
+// SelectedUnit is one unit's part in a load.
+type SelectedUnit struct {
 	ID    string
 	Seq   int64
 	Group int64
@@ -83,18 +83,18 @@ func (b *Buffer) Explain() (engram.LoadReport, bool) {
 
 // ExplainSelection returns the last load's selection in full (bound, gap,
 // features, utility parts, novelty), and false before any load.
-func (b *Buffer) ExplainSelection() (Explanation, bool) {
+func (b *Buffer) ExplainSelection() (Selection, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.last == nil {
-		return Explanation{}, false
+		return Selection{}, false
 	}
 	return *b.last.explanation(), true
 }
 
 // explanation records s; b.mu must be held.
-func (s *selection) explanation() *Explanation {
-	x := &Explanation{
+func (s *selection) explanation() *Selection {
+	x := &Selection{
 		Query: s.query, Budget: s.budget, Tokens: s.tokens(),
 		Value: s.sol.Value, Bound: s.sol.Bound(), Gap: s.sol.Gap(), Exact: s.sol.Exact,
 		Summary: strings.TrimSuffix(summaryLines(s.summary), "\n"), SummaryTokens: s.sumTok,
@@ -105,7 +105,7 @@ func (s *selection) explanation() *Explanation {
 	}
 	ex, _ := s.b.opts.scorer.(engram.Explainer)
 	for i, u := range s.units {
-		r := UnitReport{
+		r := SelectedUnit{
 			ID: u.e.unit.ID, Seq: u.e.unit.Seq, Group: u.e.unit.Group, Role: u.e.unit.Role,
 			Text: u.e.unit.Text, Time: u.e.unit.Time, Kept: s.kept[i], Tokens: u.cost,
 			Header:   strings.TrimSuffix(s.headers[i], "\n"),
@@ -125,7 +125,7 @@ func (s *selection) explanation() *Explanation {
 }
 
 // Report returns x in the shape every engram memory gives.
-func (x Explanation) Report() engram.LoadReport {
+func (x Selection) Report() engram.LoadReport {
 	r := engram.LoadReport{Query: x.Query, Budget: x.Budget, Tokens: x.Tokens, Summary: x.Summary,
 		Units: make([]engram.UnitReport, len(x.Units))}
 	for i, u := range x.Units {
@@ -139,7 +139,7 @@ func (x Explanation) Report() engram.LoadReport {
 }
 
 // why says what decided u, in a few words.
-func (u UnitReport) why() string {
+func (u SelectedUnit) why() string {
 	switch {
 	case u.Features.Flags.Has(engram.FlagPinned):
 		return "pinned"
@@ -156,7 +156,7 @@ func (u UnitReport) why() string {
 }
 
 // mostly names the largest part of u's utility, when the scorer splits it.
-func (u UnitReport) mostly() string {
+func (u SelectedUnit) mostly() string {
 	best, part := 0.0, ""
 	for k, v := range u.Parts {
 		if v > best || (v == best && k < part) {
@@ -171,7 +171,7 @@ func (u UnitReport) mostly() string {
 
 // String renders the explanation as a short report: totals, then the kept
 // units and the most useful dropped ones.
-func (x Explanation) String() string {
+func (x Selection) String() string {
 	var sb strings.Builder
 	exact := fmt.Sprintf("gap ≤ %.1f%%", 100*x.Gap)
 	if x.Exact {
@@ -181,7 +181,7 @@ func (x Explanation) String() string {
 	if x.Summary != "" {
 		fmt.Fprintf(&sb, "summary (%d tokens): %s\n", x.SummaryTokens, x.Summary)
 	}
-	var shown, dropped []UnitReport
+	var shown, dropped []SelectedUnit
 	for _, u := range x.Units {
 		if u.Kept {
 			shown = append(shown, u)
@@ -219,7 +219,7 @@ func (x Explanation) String() string {
 
 // line renders u with its id, role and token count padded to the widths
 // given.
-func (u UnitReport) line(idw, rolew, tokw int) string {
+func (u SelectedUnit) line(idw, rolew, tokw int) string {
 	t := u.Text
 	if r := []rune(t); len(r) > 60 {
 		t = string(r[:57]) + "…"
@@ -227,3 +227,13 @@ func (u UnitReport) line(idw, rolew, tokw int) string {
 	return fmt.Sprintf("%-*s %-*s tok=%-*d util=%.3f rel=%.2f rec=%.2f novel=%.2f %q",
 		idw, u.ID, rolew, u.Role, tokw, u.Tokens, u.Utility, u.Features.Relevance, u.Features.Recency, u.Novelty, t)
 }
+
+// Explanation is [Selection].
+//
+// Deprecated: use Selection.
+type Explanation = Selection
+
+// UnitReport is [SelectedUnit].
+//
+// Deprecated: use SelectedUnit.
+type UnitReport = SelectedUnit

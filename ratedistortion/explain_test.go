@@ -11,7 +11,7 @@ import (
 // aligned when ids and token counts differ in width, as a unit recalled
 // from a long-term tier has another memory's id.
 func TestSelectionColumnsAlign(t *testing.T) {
-	x := Explanation{Query: "q", Budget: 100, Units: []UnitReport{
+	x := Selection{Query: "q", Budget: 100, Units: []SelectedUnit{
 		{ID: "u3", Role: engram.RoleHuman, Tokens: 5, Kept: true, Text: "short"},
 		{ID: "default/agent/session/u1234567", Role: engram.RoleToolResult, Tokens: 12345, Kept: true, Text: "long"},
 		{ID: "u9", Role: engram.RoleAI, Tokens: 40, Text: "dropped"},

@@ -82,7 +82,7 @@ func TestFactsSupersedeTheOldValue(t *testing.T) {
 		t.Fatalf("the newest value is not shown:\n%s", h)
 	}
 	x, _ := b.ExplainSelection()
-	var oldR, newR *UnitReport
+	var oldR, newR *SelectedUnit
 	for i, u := range x.Units {
 		switch u.Text {
 		case oldCity:

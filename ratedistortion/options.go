@@ -188,7 +188,7 @@ func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l 
 // asks lt for what it would show within the budget; those units compete
 // with the pool's on the same relevance and stay cached in the pool until
 // the cap lets them go again. Rewards after a load that showed them reach
-// lt too. [Explanation] gives each unit's [engram.Tier]. The pool's cap is
+// lt too. [Selection] gives each unit's [engram.Tier]. The pool's cap is
 // [DefaultTierMaxUnits] unless [WithMaxUnits] sets another; with
 // WithMaxUnits(0) the pool never demotes, and lt only answers what the
 // pool does not hold.
@@ -211,7 +211,7 @@ func WithChatHistory(h schema.ChatMessageHistory) Option { return func(o *option
 // unit is superseded, and at each load its relevance goes to the unit that
 // states the newest value, which the question may share no word with. The
 // old unit keeps a share and may still be shown, under its date when the
-// history spans several days. [Explanation] names each unit's facts and
+// history spans several days. [Selection] names each unit's facts and
 // what superseded it; Save keeps them. The units of one save are read a
 // turn at a time, the turns at once (at most four calls). An extractor's
 // error or panic is logged, counted ([Buffer.Stats]) and passed to
