@@ -178,22 +178,17 @@ func run(args []string, stdout, stderr io.Writer) error {
 			progressbar.OptionSetDescription("replaying"), progressbar.OptionClearOnFinish())
 		cfg.Progress = func(done, _ int) { bar.Set(done) }
 	}
-	// langchaingo's token buffer logs a warning on every count it makes.
-	log.SetOutput(io.Discard)
 	evaluate := eval.Run
 	if *long {
 		evaluate = eval.LongHorizon
 	}
 	start := time.Now()
-	rs, err := evaluate(ctx, ss, cfg)
-	log.SetOutput(stderr)
+	rs, err := quietly(stderr, func() ([]eval.Result, error) { return evaluate(ctx, ss, cfg) })
 	if err != nil {
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rs); err != nil {
+		if err := printJSON(stdout, rs); err != nil {
 			return err
 		}
 	} else {
@@ -255,17 +250,15 @@ func runUpdates(us []updates.Sample, factMiss int, memories, budgets, offList st
 	if err != nil {
 		return err
 	}
-	log.SetOutput(io.Discard)
 	start := time.Now()
-	rs, err := eval.Updates(ctx, us, eval.Config{Budgets: bs, Memories: ms})
-	log.SetOutput(stderr)
+	rs, err := quietly(stderr, func() ([]eval.UpdateResult, error) {
+		return eval.Updates(ctx, us, eval.Config{Budgets: bs, Memories: ms})
+	})
 	if err != nil {
 		return err
 	}
 	if asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rs)
+		return printJSON(stdout, rs)
 	}
 	if len(rs) > 0 {
 		fmt.Fprintf(stdout, "%d conversations of facts that change, %d single-hop and %d multi-hop questions, %s\n",
@@ -291,23 +284,37 @@ func runFeedback(ss []dataset.Sample, ratings, memories, budgets, offList string
 	if err != nil {
 		return err
 	}
-	log.SetOutput(io.Discard)
 	start := time.Now()
-	res, err := eval.Feedback(ctx, ss, eval.Config{Budgets: bs, Memories: ms}, rs)
-	log.SetOutput(stderr)
+	res, err := quietly(stderr, func() ([]eval.FeedbackResult, error) {
+		return eval.Feedback(ctx, ss, eval.Config{Budgets: bs, Memories: ms}, rs)
+	})
 	if err != nil {
 		return err
 	}
 	if asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return printJSON(stdout, res)
 	}
 	if len(res) > 0 {
 		fmt.Fprintf(stdout, "%d conversations, %d questions asked in-stream (%d repeats) and again at the end, %s\n",
 			len(ss), res[0].Questions, res[0].RepeatN, time.Since(start).Round(time.Second))
 	}
 	return eval.WriteFeedbackTable(stdout, res)
+}
+
+// quietly runs an evaluation with the standard logger silenced, then
+// pointed at stderr: langchaingo's token buffer logs a warning on every
+// count it makes.
+func quietly[T any](stderr io.Writer, run func() (T, error)) (T, error) {
+	log.SetOutput(io.Discard)
+	defer log.SetOutput(stderr)
+	return run()
+}
+
+// printJSON writes v as indented JSON.
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 func gen(args []string, stdout io.Writer) error {
