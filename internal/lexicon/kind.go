@@ -3,6 +3,8 @@ package lexicon
 import (
 	"strconv"
 	"strings"
+
+	"github.com/engram-go/engram/internal/wire"
 )
 
 // Kind is a set of WordNet lexicographer classes ("lexnames", lexnames(5WN)):
@@ -118,9 +120,9 @@ func Kinds(stem string) Kind {
 		return 0
 	}
 	var k Kind
-	r := reader{b: t.raw[t.data[i]:]} // decode checked these bytes
-	for n := r.uvarint(); n > 0; n-- {
-		id, w := r.uvarint(), r.bytes(1)[0] // w: 255 for the heaviest sense
+	r := wire.Reader{B: t.raw[t.data[i]:]} // decode checked these bytes
+	for n := r.Uvarint(); n > 0; n-- {
+		id, w := r.Uvarint(), r.Byte() // w: 255 for the heaviest sense
 		if float64(w) >= kindShare*255 {
 			k |= 1 << t.file[id]
 		}

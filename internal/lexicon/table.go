@@ -10,6 +10,8 @@ import (
 	"io"
 	"sync"
 	"sync/atomic"
+
+	"github.com/engram-go/engram/internal/wire"
 )
 
 // tableGz is written by internal/gen from WordNet 3.0; see LICENSE-WordNet.
@@ -74,19 +76,19 @@ func decode(gz []byte) (*table, error) {
 	if _, err := io.ReadFull(zr, raw); err != nil {
 		return nil, err
 	}
-	r := &reader{b: raw}
-	if string(r.bytes(4)) != "LEX2" {
+	r := wire.New(raw, func(msg string) error { return errors.New(msg) })
+	if string(r.Bytes(4)) != "LEX2" {
 		return nil, errors.New("bad magic")
 	}
 	t := &table{raw: raw}
 
-	nsyn := r.uvarint()
+	nsyn := r.Uvarint()
 	if nsyn > uint64(len(raw)) {
 		return nil, errors.New("bad synset count")
 	}
 	t.nsyn = uint32(nsyn)
-	t.ic = r.bytes(int(nsyn))
-	t.file = r.bytes(int(nsyn))
+	t.ic = r.Bytes(int(nsyn))
+	t.file = r.Bytes(int(nsyn))
 	for i, f := range t.file {
 		if f >= 64 {
 			return nil, fmt.Errorf("synset %d: lexicographer file %d out of range", i, f)
@@ -95,8 +97,8 @@ func decode(gz []byte) (*table, error) {
 	t.hypOff = make([]uint32, nsyn+1)
 	t.hyp = make([]uint32, 0, nsyn+nsyn/8)
 	for i := range int64(nsyn) {
-		for k := r.uvarint(); k > 0 && r.err == nil; k-- {
-			h := i - r.varint()
+		for k := r.Uvarint(); k > 0 && r.Err == nil; k-- {
+			h := i - r.Varint()
 			if h < 0 || h >= int64(nsyn) {
 				return nil, fmt.Errorf("synset %d: hypernym %d out of range", i, h)
 			}
@@ -105,44 +107,44 @@ func decode(gz []byte) (*table, error) {
 		t.hypOff[i+1] = uint32(len(t.hyp))
 	}
 
-	nstem := int(r.uvarint())
-	if r.err != nil || nstem > len(r.b) {
-		return nil, fmt.Errorf("stems: %v", r.err)
+	nstem := int(r.Uvarint())
+	if r.Err != nil || nstem > len(r.B) {
+		return nil, fmt.Errorf("stems: %v", r.Err)
 	}
 	keys := make([]byte, 0, 8*nstem)
 	ends := make([]uint32, nstem)
 	prev := 0 // start of the previous stem in keys
 	for i := range nstem {
-		shared, n := int(r.uvarint()), int(r.uvarint())
+		shared, n := int(r.Uvarint()), int(r.Uvarint())
 		if shared > len(keys)-prev {
 			return nil, fmt.Errorf("stem %d: bad prefix", i)
 		}
 		start := len(keys)
 		keys = append(keys, keys[prev:prev+shared]...)
-		keys = append(keys, r.bytes(n)...)
+		keys = append(keys, r.Bytes(n)...)
 		prev = start
 		ends[i] = uint32(len(keys))
 	}
-	t.conf = r.bytes(nstem)
+	t.conf = r.Bytes(nstem)
 
 	// Note where each stem's senses start, checking them on the way, so
 	// that vector and Kinds never meet a bad byte.
 	t.data = make([]uint32, nstem)
 	for i := range nstem {
-		t.data[i] = uint32(len(raw) - len(r.b))
+		t.data[i] = uint32(len(raw) - len(r.B))
 		for range 2 {
-			for k := r.uvarint(); k > 0 && r.err == nil; k-- {
-				if id := r.uvarint(); id >= nsyn {
+			for k := r.Uvarint(); k > 0 && r.Err == nil; k-- {
+				if id := r.Uvarint(); id >= nsyn {
 					return nil, fmt.Errorf("stem %d: synset %d out of range", i, id)
 				}
-				r.bytes(1)
+				r.Bytes(1)
 			}
 		}
 	}
-	if r.err != nil {
-		return nil, r.err
+	if r.Err != nil {
+		return nil, r.Err
 	}
-	if len(r.b) != 0 {
+	if len(r.B) != 0 {
 		return nil, errors.New("trailing bytes")
 	}
 
@@ -167,47 +169,4 @@ func (t *table) concepts(i uint32) []Concept {
 		return *t.vecs[i].Load() // another goroutine won; share its slice
 	}
 	return v
-}
-
-// reader reads the uncompressed table, remembering the first error.
-type reader struct {
-	b   []byte
-	err error
-}
-
-func (r *reader) fail(msg string) {
-	if r.err == nil {
-		r.err = errors.New(msg)
-	}
-	r.b = nil
-}
-
-func (r *reader) uvarint() uint64 {
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.fail("truncated varint")
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *reader) varint() int64 {
-	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.fail("truncated varint")
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *reader) bytes(n int) []byte {
-	if n > len(r.b) || n < 0 {
-		r.fail("truncated table")
-		return nil
-	}
-	p := r.b[:n]
-	r.b = r.b[n:]
-	return p
 }

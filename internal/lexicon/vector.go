@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/engram-go/engram/internal/wire"
 )
 
 // hyperWeights weighs the ancestors of a sense by depth, relative to the
@@ -50,11 +52,11 @@ func (t *table) vector(i uint32) []Concept {
 	var buf [maxAcc]Concept
 	acc := accumulator{c: buf[:0]}
 	var fb, nb [32]step
-	r := reader{b: t.raw[t.data[i]:]}
+	r := wire.Reader{B: t.raw[t.data[i]:]}
 	for list := range 2 {
-		for k := r.uvarint(); k > 0; k-- {
-			id := uint32(r.uvarint())
-			w := float32(r.bytes(1)[0]) / 255
+		for k := r.Uvarint(); k > 0; k-- {
+			id := uint32(r.Uvarint())
+			w := float32(r.Byte()) / 255
 			acc.add(id, w)
 			if list == 1 {
 				continue // related forms do not expand

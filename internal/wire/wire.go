@@ -2,11 +2,13 @@ package wire
 
 import (
 	"encoding/binary"
+	"errors"
 	"math"
 )
 
 // Reader reads fields from B. Err is the first failure, made by the
-// function New was given; B is emptied by it.
+// function New was given (or a plain error for a Reader made as a value,
+// which costs no allocation on a hot path); B is emptied by it.
 type Reader struct {
 	B   []byte
 	Err error
@@ -23,7 +25,11 @@ func New(b []byte, fail func(msg string) error) *Reader {
 // Fail records a failure described by msg, unless one is recorded already.
 func (r *Reader) Fail(msg string) {
 	if r.Err == nil {
-		r.Err = r.fail(msg)
+		if r.fail != nil {
+			r.Err = r.fail(msg)
+		} else {
+			r.Err = errors.New(msg)
+		}
 	}
 	r.B = nil
 }

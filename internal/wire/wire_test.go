@@ -50,3 +50,11 @@ func TestFailureSticks(t *testing.T) {
 		t.Fatal("reading past the end is not a failure")
 	}
 }
+
+// A Reader made as a value fails with a plain error.
+func TestValueReader(t *testing.T) {
+	r := Reader{B: []byte{0x80}}
+	if r.Uvarint() != 0 || r.Err == nil || r.B != nil {
+		t.Fatalf("a cut varint: err %v, %d bytes left", r.Err, len(r.B))
+	}
+}
