@@ -81,7 +81,7 @@ func (b *Buffer) gather(order []int, rel []float64, stale map[*entry]string) []i
 	}
 	for _, id := range stale {
 		if e := b.byID[id]; e != nil {
-			if d, ok := slices.BinarySearchFunc(b.pool, e.unit.Seq, func(x *entry, seq int64) int { return cmp.Compare(x.unit.Seq, seq) }); ok {
+			if d, ok := b.position(e); ok {
 				add(d)
 			}
 		}
@@ -93,4 +93,11 @@ func (b *Buffer) gather(order []int, rel []float64, stale map[*entry]string) []i
 		}
 	}
 	return out
+}
+
+// position returns e's place in the pool, found by its Seq (the pool is in
+// Seq order), and whether e is there. b.mu is held.
+func (b *Buffer) position(e *entry) (int, bool) {
+	d, ok := slices.BinarySearchFunc(b.pool, e.unit.Seq, func(x *entry, seq int64) int { return cmp.Compare(x.unit.Seq, seq) })
+	return d, ok && b.pool[d] == e
 }

@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/engram-go/engram/internal/facts"
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/engram-go/engram/internal/facts"
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/embed"
@@ -238,10 +239,18 @@ func (b *Buffer) selectUnits(query string, qvec []float32, off relevance.Compone
 		items: s.items[:0], members: s.members[:0], order: order}
 	rel := b.relevance(query, qvec, off)
 	if b.credit.Touched() {
-		// What ratings taught moves relevance, before anything else reads it.
+		// What ratings taught moves relevance, before anything else reads
+		// it: the pool's units by id, the guests (few) one by one.
 		ans := b.credit.Answers(qvec)
-		for _, d := range order {
-			rel[d] *= b.credit.Multiplier(b.entryAt(d).unit.ID, ans)
+		b.credit.Moved(ans, func(id string, m float64) {
+			if e := b.byID[id]; e != nil {
+				if d, ok := b.position(e); ok {
+					rel[d] *= m
+				}
+			}
+		})
+		for j, g := range b.guests {
+			rel[len(b.pool)+j] *= b.credit.Multiplier(g.unit.ID, ans)
 		}
 	}
 	s.stale = b.supersede(rel, qvec)

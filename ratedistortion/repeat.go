@@ -1,7 +1,6 @@
 package ratedistortion
 
 import (
-	"cmp"
 	"slices"
 	"strings"
 	"unicode"
@@ -33,8 +32,8 @@ func (b *Buffer) repeated(es []*entry) []int {
 	if e == nil || b.byID[e.unit.ID] != e || !sameSquashed(e.unit.Text, es[0].unit.Text) {
 		return nil
 	}
-	i, found := slices.BinarySearchFunc(b.pool, e.unit.Seq, func(x *entry, seq int64) int { return cmp.Compare(x.unit.Seq, seq) })
-	if !found || b.pool[i] != e {
+	i, found := b.position(e)
+	if !found {
 		return nil
 	}
 	// A human message opens its turn; its reply, if any, follows it.

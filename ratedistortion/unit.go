@@ -3,10 +3,11 @@ package ratedistortion
 import (
 	"context"
 	"fmt"
-	"github.com/engram-go/engram/internal/facts"
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/engram-go/engram/internal/facts"
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/embed"

@@ -212,6 +212,24 @@ func (l *Ledger) Answers(q []float32) map[string]float64 {
 // Multiplier returns the factor on the relevance of unit key, given what
 // the filed answers say for this load (Answers): 1 for a unit no rating
 // has touched.
+// Moved calls fn with every unit whose Multiplier is not 1 for this load,
+// given what the filed answers say (Answers), once each: a memory can move
+// the few units ratings touched without looking up every unit it holds.
+func (l *Ledger) Moved(answers map[string]float64, fn func(key string, m float64)) {
+	for k := range answers {
+		if m := l.Multiplier(k, answers); m != 1 {
+			fn(k, m)
+		}
+	}
+	for k := range l.units {
+		if _, seen := answers[k]; !seen {
+			if m := l.Multiplier(k, answers); m != 1 {
+				fn(k, m)
+			}
+		}
+	}
+}
+
 func (l *Ledger) Multiplier(key string, answers map[string]float64) float64 {
 	x := answers[key]
 	if s := l.units[key]; s != nil {
