@@ -200,13 +200,13 @@ func headers(kept []cand) []string {
 // nil without a query.
 func (m *Memory) search(ctx context.Context, query string) ([]cand, []float32, error) {
 	m.mu.RLock()
-	small, dim := m.w == nil, m.st.Dim
+	local, dim := m.w == nil, m.st.Dim
 	m.mu.RUnlock()
 	var qvec []float32
 	part := false // qvec is the GloVe part alone, its dimensions checked
 	if strings.TrimSpace(query) != "" {
 		own, _ := m.opts.embedder.(*embed.Embedder)
-		if part = small && m.words.prefix > 0 && own != nil && (dim == 0 || own.Dimensions() == dim); part {
+		if part = local && m.words.prefix > 0 && own != nil && (dim == 0 || own.Dimensions() == dim); part {
 			if err := ctx.Err(); err != nil {
 				return nil, nil, fmt.Errorf("dmem: embed query: %w", err)
 			}
@@ -273,7 +273,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, []float32, e
 				foreign = append(foreign, h)
 			}
 		}
-	case semantic && small:
+	case semantic && local:
 		// Small enough to compare the query with every unit (below):
 		// cheaper than the vector index's scan, and exact.
 	case semantic:
@@ -301,7 +301,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, []float32, e
 		q := relevance.NewQuery(query, qkey)
 		q.Off = relevance.Off(ctx)
 		var all []float64
-		if small {
+		if local {
 			all = relevance.Score(q, m.words.ix, m.words)
 		} else {
 			all = relevance.ScoreSubset(q, m.words.ix, m.words, docs)
@@ -326,8 +326,15 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, []float32, e
 		// Units a rated answer to nearly this question showed join, so
 		// that one rated up can be shown again.
 		ans := m.ratings.Answers(qkey)
+		shown := make([]string, 0, len(ans))
 		for id, x := range ans {
-			if u, ok := m.byID[id]; ok && x > 0 {
+			if x > 0 {
+				shown = append(shown, id)
+			}
+		}
+		slices.Sort(shown) // candidates in an order of their own, not the map's
+		for _, id := range shown {
+			if u, ok := m.byID[id]; ok {
 				add(u, relOf(u))
 			}
 		}
