@@ -1,10 +1,12 @@
 package eval
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -154,7 +156,7 @@ type asked struct {
 	repeat   bool
 }
 
-// Questions returns s's scored questions in the order the feedback replay
+// questions returns s's scored questions in the order the feedback replay
 // asks them, each with the pair after which it is asked.
 func questions(s *dataset.Sample) []asked {
 	turns := s.Turns()
@@ -178,15 +180,9 @@ func questions(s *dataset.Sample) []asked {
 		q.after = last / 2
 		qs = append(qs, q)
 	}
-	// Stable by the point of asking: questions sharing it keep file order.
-	order := make([]asked, 0, len(qs))
-	for p := 0; len(order) < len(qs); p++ {
-		for _, q := range qs {
-			if q.after == p {
-				order = append(order, q)
-			}
-		}
-	}
+	// By the point of asking; questions sharing it keep file order.
+	order := slices.Clone(qs)
+	slices.SortStableFunc(order, func(x, y asked) int { return cmp.Compare(x.after, y.after) })
 	served := make(map[string]bool)
 	for i := range order {
 		all := true
@@ -261,7 +257,9 @@ func feedbackOne(ctx context.Context, s *dataset.Sample, m Memory, budget int, r
 	return nil
 }
 
-// share returns the part of evidence (squashed texts) found in history.
+// share returns the part of evidence (squashed texts) found in history,
+// white space squashed: a memory may indent a message's continuation lines
+// (internal/memvars).
 func share(history string, evidence []string) float64 {
 	flat, found := squash(history), 0
 	for _, e := range evidence {

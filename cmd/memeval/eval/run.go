@@ -169,15 +169,11 @@ func runOne(ctx context.Context, s *dataset.Sample, m Memory, budget int, dated 
 		if err != nil {
 			return err
 		}
-		// White space squashed on both sides: a memory may indent a
-		// message's continuation lines (internal/memvars).
-		found, flat := 0, squash(got)
-		for _, t := range ev {
-			if strings.Contains(flat, squash(t.Text)) {
-				found++
-			}
+		texts := make([]string, len(ev))
+		for i, t := range ev {
+			texts[i] = squash(t.Text)
 		}
-		r := float64(found) / float64(len(ev))
+		r := share(got, texts)
 		a.recall += r
 		a.questions++
 		c := a.byCat[qa.Category.String()]
