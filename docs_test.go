@@ -108,3 +108,32 @@ func TestLicense(t *testing.T) {
 		}
 	}
 }
+
+// TestModuleNeedsNoToolingDeps: the library's go.mod requires nothing for
+// plotting, progress bars or terminals, which only the evaluation command
+// (its own module) and a terminal program need. golang.org/x/term may
+// stand as an indirect requirement only: langchaingo's prompts reach it
+// through their template engine's dependencies, and engram imports none
+// of it.
+func TestModuleNeedsNoToolingDeps(t *testing.T) {
+	b, err := os.ReadFile("go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		mod := f[0]
+		if mod == "require" && len(f) > 1 {
+			mod = f[1]
+		}
+		switch {
+		case strings.HasPrefix(mod, "gonum.org/v1/plot"), strings.HasPrefix(mod, "github.com/schollz/progressbar"):
+			t.Errorf("go.mod requires %s", mod)
+		case mod == "golang.org/x/term" && !strings.Contains(line, "// indirect"):
+			t.Errorf("go.mod requires golang.org/x/term directly: %s", line)
+		}
+	}
+}

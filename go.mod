@@ -10,7 +10,6 @@ require (
 	github.com/tmc/langchaingo v0.1.14
 	go.etcd.io/bbolt v1.4.3
 	golang.org/x/sync v0.25.0
-	golang.org/x/term v0.48.0
 	pgregory.net/rapid v1.3.0
 )
 
@@ -44,6 +43,7 @@ require (
 	golang.org/x/crypto v0.41.0 // indirect
 	golang.org/x/exp v0.0.0-20240808152545-0cdaa3abc0fa // indirect
 	golang.org/x/sys v0.50.0 // indirect
+	golang.org/x/term v0.48.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )

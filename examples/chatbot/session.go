@@ -11,7 +11,6 @@ import (
 
 	"github.com/engram-go/engram/callbacks"
 	"github.com/tmc/langchaingo/chains"
-	"golang.org/x/term"
 )
 
 // session is one conversation: a langchaingo conversation chain over an
@@ -194,11 +193,21 @@ func (s *session) handle(ctx context.Context, line string) error {
 	return nil
 }
 
-// isTerminal reports whether r is a terminal, where a person types (not
-// /dev/null, which is a character device too).
+// isTerminal reports whether r is a terminal, where a person types: a
+// character device other than the null device (which reads as empty).
 func isTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	if null, err := os.Stat(os.DevNull); err == nil && os.SameFile(fi, null) {
+		return false
+	}
+	return true
 }
 
 // maxLine is the longest input line the chatbot reads: a pasted document
