@@ -140,7 +140,7 @@ func (m *Memory) reset() {
 		panic(err) // creating a collection in a fresh in-memory DB cannot fail
 	}
 	m.ix = ix
-	m.words = newWords(relevancePrefix(m.opts.embedder))
+	m.words = newWords(m.opts.layout.prefix)
 	m.lsh = nil
 	m.byID = make(map[string]*unit)
 	m.groups = make(map[int64][]*unit)

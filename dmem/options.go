@@ -56,6 +56,7 @@ type options struct {
 	maxBytes       int
 
 	guards *plugin.Plugins // set by validate: every plug-in is called through one
+	layout layout          // set by validate: what a load needs of the embedder's vectors
 }
 
 func defaults() options {
@@ -374,6 +375,7 @@ func (o *options) validate() error {
 	if o.candidates == 0 {
 		o.candidates = min(256, max(32, o.budget/16))
 	}
+	o.layout = layoutOf(o.embedder)
 	o.guardPlugins()
 	return nil
 }

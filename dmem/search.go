@@ -1,0 +1,367 @@
+package dmem
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem/store"
+	"github.com/engram-go/engram/embed"
+	"github.com/engram-go/engram/internal/credit"
+	"github.com/engram-go/engram/internal/facts"
+	"github.com/engram-go/engram/internal/relevance"
+	"github.com/tmc/langchaingo/embeddings"
+)
+
+// A load's search runs in three stages over one read lock:
+//
+//	gather  the nearest units by vector, the best by their words, the
+//	        short-term buffer, what a rated answer to nearly this
+//	        question showed (the newest units, without a query)
+//	expand  what the gathered cannot be shown without or that answers
+//	        for them: tool-call partners, other writers' units, the
+//	        newer statement of a fact, the slots the query is like, the
+//	        turns a candidate depends on or that depend on it
+//	score   fused relevance and salience, the slots' share, the
+//	        superseded's score passed on, the kinds ratings taught
+//
+// The query is embedded, and the store asked, before the lock is taken:
+// either may be a round trip away.
+
+// layout is what a load needs of the embedder's vectors, found once when
+// the memory is made.
+type layout struct {
+	// prefix is how many leading components relevance compares: the GloVe
+	// part of engram's own embedder beside its hashed half (the hashed
+	// half serves admission and merging, which must see numbers;
+	// relevance measured better on GloVe alone); 0 for all of them.
+	prefix int
+	// dims is the length of the whole vector, 0 if not known in advance.
+	dims int
+	// part embeds the compared components alone, for a memory that scans
+	// its units in process; nil where the whole vector is needed.
+	part func(string) []float32
+}
+
+// layoutOf returns e's layout.
+func layoutOf(e embeddings.Embedder) layout {
+	x, ok := e.(*embed.Embedder)
+	if !ok || x.GloVeShare() <= 0 || x.GloVeShare() >= 1 {
+		return layout{}
+	}
+	return layout{prefix: embed.GloVeDimensions, dims: x.Dimensions(), part: x.GloVePart}
+}
+
+// An in-memory load compares the query with every unit, reading the
+// embedding matrix of the words index in one pass, instead of asking the
+// chromem-go collection for the nearest: chromem-go sends every document
+// through a channel, and on the development set's turns at 10,000 units
+// its query took 5.4 ms where the whole load over the matrix took 0.9 ms.
+// The collection stays the memory's index of record, kept as units come
+// and go.
+
+// search gathers, expands and scores the candidates of a load for query.
+// It returns them and the query's key for what ratings taught
+// (credit.Ledger): the normalised part of its vector relevance compares,
+// nil without a query.
+func (m *Memory) search(ctx context.Context, query string) ([]cand, []float32, error) {
+	m.mu.RLock()
+	local, dim := m.w == nil, m.st.Dim
+	m.mu.RUnlock()
+	qvec, part, err := m.queryVector(ctx, query, local, dim)
+	if err != nil {
+		return nil, nil, err
+	}
+	semantic := qvec != nil && !zero(qvec)
+	if qvec != nil {
+		m.slotVectors(ctx)
+	}
+	var hits []store.Hit
+	if m.w != nil && semantic {
+		if hits, err = m.w.store.Query(ctx, m.w.ns, qvec, m.opts.candidates); err != nil {
+			return nil, nil, fmt.Errorf("dmem: load: %w", err)
+		}
+	}
+
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if m.closed {
+		return nil, nil, fmt.Errorf("dmem: load: %w", engram.ErrClosed)
+	}
+	if qvec != nil && m.st.Dim != 0 && len(qvec) != m.st.Dim && !part {
+		return nil, nil, fmt.Errorf("dmem: query embedding has %d dimensions, memory has %d: %w", len(qvec), m.st.Dim, engram.ErrInvalidInput)
+	}
+	g := m.newGathering()
+	var q *relevance.Query
+	if strings.TrimSpace(query) != "" {
+		nq := relevance.NewQuery(query, embed.Normalized(m.words.cut(qvec)))
+		q = &nq
+		q.Off = relevance.Off(ctx)
+	}
+	near, foreign := m.nearby(hits)
+	g.gather(q, near, local)
+	likes := g.expand(q, foreign, semantic)
+	g.score(likes)
+	var qkey []float32
+	if q != nil {
+		qkey = q.Vec
+	}
+	return g.cs, qkey, nil
+}
+
+// queryVector embeds query for a load: nil without a query; the compared
+// part alone when the memory scans its units in process and the
+// embedder's layout allows it (part), else the whole vector normalised.
+func (m *Memory) queryVector(ctx context.Context, query string, local bool, dim int) (qvec []float32, part bool, err error) {
+	if strings.TrimSpace(query) == "" {
+		return nil, false, nil
+	}
+	l := m.opts.layout
+	if local && l.part != nil && (dim == 0 || l.dims == dim) {
+		if err := ctx.Err(); err != nil {
+			return nil, false, fmt.Errorf("dmem: embed query: %w", err)
+		}
+		return l.part(query), true, nil
+	}
+	v, err := m.opts.embedder.EmbedQuery(ctx, query)
+	if err != nil {
+		return nil, false, fmt.Errorf("dmem: embed query: %w", err)
+	}
+	if qvec, err = normalised(v); err != nil {
+		return nil, false, fmt.Errorf("dmem: embed query: %w", err)
+	}
+	return qvec, false, nil
+}
+
+// nearby splits the store's hits into the units this memory holds and
+// those other writers of the namespace stored. m.mu is held.
+func (m *Memory) nearby(hits []store.Hit) ([]*unit, []store.Hit) {
+	var near []*unit
+	var foreign []store.Hit
+	for _, h := range hits {
+		id := idOf(h.Seq)
+		if u, ok := m.byID[id]; ok {
+			near = append(near, u)
+		} else if _, gone := m.gone[id]; !gone {
+			foreign = append(foreign, h)
+		}
+	}
+	return near, foreign
+}
+
+// gathering is one load's candidates as they are gathered. It is used
+// with m.mu held (for reading).
+type gathering struct {
+	m    *Memory
+	now  int64
+	seen map[*unit]bool
+	cs   []cand
+	rel  []float64 // relevance by candidate
+	all  []float64 // relevance by words slot; nil without a query
+}
+
+func (m *Memory) newGathering() *gathering {
+	return &gathering{m: m, now: m.st.Seq, seen: make(map[*unit]bool, 2*m.opts.candidates+len(m.short))}
+}
+
+// add makes u a candidate of relevance r, once.
+func (g *gathering) add(u *unit, r float64) {
+	if g.seen[u] {
+		return
+	}
+	g.seen[u] = true
+	g.cs = append(g.cs, cand{id: u.ID, role: u.Role, text: u.Text, seq: u.Seq, group: u.Group, tokens: u.Tokens,
+		at: u.Time, u: u, vec: u.Embedding, meta: u.Meta, fs: u.Facts, sal: g.m.priorityAt(u, g.now), rel: r})
+	g.rel = append(g.rel, r)
+}
+
+// relOf returns u's relevance to the query; 0 without one.
+func (g *gathering) relOf(u *unit) float64 {
+	if u.slot >= 0 && u.slot < len(g.all) {
+		return g.all[u.slot]
+	}
+	return 0
+}
+
+// gather makes the first candidates. With a query (q): the best units by
+// relevance, the nearest (near), the short-term buffer and the units a
+// rated answer to nearly this question showed, their relevance moved by
+// what ratings taught; a memory in process (local) scores every unit,
+// one with a store only those. Without: the newest units of core memory
+// and the short-term buffer.
+func (g *gathering) gather(q *relevance.Query, near []*unit, local bool) {
+	m := g.m
+	if q == nil {
+		for _, u := range m.newestCore(m.opts.candidates) {
+			g.add(u, 0)
+		}
+		for _, u := range m.short {
+			g.add(u, 0)
+		}
+		return
+	}
+	if local {
+		g.all = relevance.Score(*q, m.words.ix, m.words)
+	} else {
+		docs := make([]int, 0, len(near)+len(m.short))
+		for _, u := range near {
+			docs = append(docs, u.slot)
+		}
+		for _, u := range m.short {
+			docs = append(docs, u.slot)
+		}
+		g.all = relevance.ScoreSubset(*q, m.words.ix, m.words, docs)
+	}
+	for _, d := range relevance.Top(g.all, m.opts.candidates) {
+		if u := m.words.unit(d); u != nil && g.all[d] > 0 {
+			g.add(u, g.all[d])
+		}
+	}
+	for _, u := range near {
+		g.add(u, g.relOf(u))
+	}
+	for _, u := range m.short {
+		g.add(u, g.relOf(u))
+	}
+	// Units a rated answer to nearly this question showed join, so that
+	// one rated up can be shown again.
+	ans := m.ratings.Answers(q.Vec)
+	shown := make([]string, 0, len(ans))
+	for id, x := range ans {
+		if x > 0 {
+			shown = append(shown, id)
+		}
+	}
+	slices.Sort(shown) // candidates in an order of their own, not the map's
+	for _, id := range shown {
+		if u, ok := m.byID[id]; ok {
+			g.add(u, g.relOf(u))
+		}
+	}
+	// What ratings taught moves relevance before anything reads it.
+	if m.ratings.Touched() {
+		for i := range g.cs {
+			g.rel[i] *= m.ratings.Multiplier(g.cs[i].id, ans)
+			g.cs[i].rel = g.rel[i]
+		}
+	}
+}
+
+// expand adds what the gathered candidates bring, and returns the slots
+// the query is like (facts.Ask), which score weighs.
+func (g *gathering) expand(q *relevance.Query, foreign []store.Hit, semantic bool) []slotLike {
+	m := g.m
+	// A tool call and its results are packed together, so each brings
+	// the rest of its group; with a query, a turn is packed on its own.
+	for i := 0; i < len(g.cs); i++ {
+		if q != nil && (g.cs[i].role == engram.RoleHuman || g.cs[i].role == engram.RoleAI) {
+			continue
+		}
+		for _, u := range m.groups[g.cs[i].group] {
+			g.add(u, g.relOf(u))
+		}
+	}
+	m.addForeign(foreign, g.add)
+	// A candidate one of whose facts has a newer value brings the unit
+	// that states it, which the query may not match at all ("Which city
+	// does Omar live in?" against "we relocated to Edinburgh"), and its
+	// tool group; the score moves to it (supersede).
+	for i := 0; i < len(g.cs); i++ {
+		n := m.successor(g.cs[i].seq, g.cs[i].fs)
+		if n == nil {
+			continue
+		}
+		g.cs[i].newer = n.ID
+		g.add(n, g.relOf(n))
+		if n.Role != engram.RoleHuman && n.Role != engram.RoleAI {
+			for _, u := range m.groups[n.Group] {
+				g.add(u, g.relOf(u))
+			}
+		}
+	}
+	// The newest statements of the slots the query is like ("Omar
+	// employer" for "Where does Omar work?") join too.
+	var likes []slotLike
+	if semantic && q != nil && len(m.slotVec) > 0 {
+		likes = m.likeSlots(q.Vec, g.add, g.relOf)
+	}
+	g.dependents()
+	return likes
+}
+
+// dependents adds the turns a candidate cannot be shown without, and
+// those that cannot be shown without it, to be packed with it. Neighbours
+// are found by slot, the resident units in step order.
+func (g *gathering) dependents() {
+	m := g.m
+	for i := 0; i < len(g.cs); i++ {
+		u := g.cs[i].u
+		if u == nil || m.words.unit(u.slot) != u {
+			continue
+		}
+		for k := 1; k <= facts.Reach; k++ {
+			if u.facts.Qualifies || u.facts.Corrects {
+				if v := m.words.unit(m.words.Near(u.slot, -k)); v != nil && facts.Depends(u.facts, v.facts, k) {
+					g.add(v, 0)
+					if g.cs[i].dep == "" {
+						g.cs[i].dep = v.ID
+					}
+				}
+			}
+			if v := m.words.unit(m.words.Near(u.slot, k)); v != nil && (v.facts.Qualifies || v.facts.Corrects) && facts.Depends(v.facts, u.facts, k) {
+				g.add(v, 0)
+			}
+		}
+	}
+}
+
+// score gives every candidate its share of the slots the query is like
+// (ask), its fused score, the superseded's score passed on (supersede),
+// and its features and what ratings taught of its kind.
+func (g *gathering) score(likes []slotLike) {
+	ask(g.cs, g.rel, likes)
+	score(g.cs, g.rel, g.m.lambda())
+	supersede(g.cs)
+	g.kinds()
+}
+
+// kinds sets each candidate's features as the load weighs it, and what
+// ratings taught of the kinds of unit that answer
+// (credit.Ledger.Correction), the factor pack gives its weight.
+func (g *gathering) kinds() {
+	for i := range g.cs {
+		c := &g.cs[i]
+		age := max(0, g.now-1-c.seq)
+		c.f = engram.Features{Relevance: c.rel, Recency: credit.Recency(age), Tokens: c.tokens, Role: c.role, AgeSteps: age}
+		if c.u != nil {
+			c.f.Flags, c.f.Retrieved = c.u.Flags, c.u.Retrieved
+		}
+		c.kind = g.m.ratings.Correction(c.f)
+	}
+}
+
+// addForeign adds the units other writers of the namespace stored, which
+// this memory has not indexed: their relevance is the cosine part alone,
+// relative to the nearest hit's.
+func (m *Memory) addForeign(hits []store.Hit, add func(*unit, float64)) {
+	if len(hits) == 0 {
+		return
+	}
+	best := hits[0].Similarity
+	for _, h := range hits {
+		if u, err := fromRecord(h.Record); err == nil && best > 0 {
+			add(u, (1-relevance.LexicalShare)*max(0, h.Similarity)/best)
+		}
+	}
+}
+
+// newestCore returns the n most recent core units. It scans core memory,
+// which only a load without a query does. m.mu must be held.
+func (m *Memory) newestCore(n int) []*unit {
+	us := slices.Clone(m.heap)
+	slices.SortFunc(us, func(a, b *unit) int { return cmp.Compare(b.Seq, a.Seq) })
+	return us[:min(n, len(us))]
+}
