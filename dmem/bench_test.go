@@ -82,7 +82,7 @@ func BenchmarkRetrieve(b *testing.B) {
 			r := rand.New(rand.NewPCG(2, 2))
 			for i := range queries {
 				_, queries[i] = choose(r, factMakers)(r, choose(r, fxNames))
-				v, _ := m.opts.embedder.EmbedQuery(bg, queries[i])
+				v, _ := m.opts.Embedder.EmbedQuery(bg, queries[i])
 				qvecs[i], _ = normalised(v)
 			}
 			var tm, tr []time.Duration
@@ -144,7 +144,7 @@ func BenchmarkInsert(b *testing.B) {
 		texts := benchTexts(3, 1<<16)
 		// The embedded word vectors are decoded on first use, once per
 		// process: not a cost of any one insert.
-		if _, err := m.opts.embedder.EmbedQuery(bg, texts[0]); err != nil {
+		if _, err := m.opts.Embedder.EmbedQuery(bg, texts[0]); err != nil {
 			b.Fatal(err)
 		}
 		b.ResetTimer()

@@ -108,7 +108,7 @@ func TestReopenNumbersOn(t *testing.T) {
 	save(t, m, "Our train leaves at 9:40 on Friday.", "Have a good trip.")
 	seqs := make(map[string]int64)
 	for _, r := range []Route{RouteCore, RouteShort} {
-		for _, u := range m.Units(r) {
+		for _, u := range m.UnitsIn(r) {
 			seqs[u.Text] = u.Seq
 		}
 	}

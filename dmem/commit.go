@@ -221,7 +221,7 @@ func (m *Memory) commit(b *batch) *group {
 	}
 	if b.core {
 		// Other writers of the namespace count too.
-		ops = append(ops, store.Evict(m.opts.capacity))
+		ops = append(ops, store.Evict(m.opts.MaxUnits))
 	}
 	m.saveState()
 	if st, err := json.Marshal(m.st); err == nil {

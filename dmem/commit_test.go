@@ -47,7 +47,7 @@ func (s *hookedStore) Reserve(ctx context.Context, ns engram.Namespace, n int) (
 func stored(m *Memory) map[string]bool {
 	out := make(map[string]bool)
 	for _, r := range [...]Route{RouteCore, RouteShort} {
-		for _, u := range m.Units(r) {
+		for _, u := range m.UnitsIn(r) {
 			out[u.Text] = true
 		}
 	}

@@ -154,7 +154,7 @@ func (m *Memory) ExplainUnit(id string) (UnitLife, error) {
 	if stored {
 		x.Priority = m.priorityAt(u, m.st.Seq)
 	}
-	if g := m.opts.gate; g != nil {
+	if g := m.opts.Gate; g != nil {
 		f := admission(u)
 		x.Learned, x.LearnedParts = g.Score(f), g.Contributions(f)
 	}

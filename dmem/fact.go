@@ -22,7 +22,7 @@ import (
 // still running at its deadline, say) fails the save: what the caller
 // gave up on is not stored. ratedistortion answers both the same way.
 func (m *Memory) readFacts(ctx context.Context, ds []draft) error {
-	ex := m.opts.facts
+	ex := m.opts.Facts
 	if ex == nil {
 		return nil
 	}
@@ -39,7 +39,7 @@ func (m *Memory) readFacts(ctx context.Context, ds []draft) error {
 		d := &ds[i]
 		if read[i] = d.fs == nil; read[i] && d.at.IsZero() {
 			if now.IsZero() {
-				now = m.opts.now()
+				now = m.opts.Now()
 			}
 			d.at = now
 		}
@@ -54,7 +54,7 @@ func (m *Memory) readFacts(ctx context.Context, ds []draft) error {
 			if ctx.Err() != nil {
 				continue // the save fails below
 			}
-			m.opts.logger.Warn("dmem: the fact extractor failed; the unit is stored without facts",
+			m.opts.Logger.Warn("dmem: the fact extractor failed; the unit is stored without facts",
 				"namespace", m.opts.ns.String(), "error", errs[i])
 			continue
 		}
@@ -90,12 +90,12 @@ func (m *Memory) slotVectors(ctx context.Context) {
 	if len(keys) == 0 {
 		return
 	}
-	vs, err := m.opts.embedder.EmbedDocuments(ctx, texts)
+	vs, err := m.opts.Embedder.EmbedDocuments(ctx, texts)
 	if err == nil && len(vs) != len(keys) {
 		err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vs), len(keys))
 	}
 	if err != nil {
-		m.opts.logger.Warn("dmem: fact slots not embedded; a load finds them through their statements alone",
+		m.opts.Logger.Warn("dmem: fact slots not embedded; a load finds them through their statements alone",
 			"namespace", m.opts.ns.String(), "error", err)
 		return
 	}

@@ -152,7 +152,7 @@ func TestFactsChangeBack(t *testing.T) {
 	}
 	var said []string
 	for _, r := range []Route{RouteCore, RouteShort} {
-		for _, u := range m.Units(r) {
+		for _, u := range m.UnitsIn(r) {
 			if u.Text == saidLisbon {
 				said = append(said, u.ID)
 			}
@@ -190,7 +190,7 @@ func TestFactsExtractorFails(t *testing.T) {
 				t.Fatalf("save failed with the extractor failing: %v", err)
 			}
 			for _, r := range []Route{RouteCore, RouteShort} {
-				for _, u := range m.Units(r) {
+				for _, u := range m.UnitsIn(r) {
 					if u.Facts != nil {
 						t.Errorf("%s stored with facts %v", u.ID, u.Facts)
 					}
@@ -241,7 +241,7 @@ func TestFactsReopen(t *testing.T) {
 	m = newMemory(t, WithPath(dir), WithTokenBudget(24)) // no extractor: the facts are the record's
 	var old, now engram.Unit
 	for _, r := range []Route{RouteCore, RouteShort} {
-		for _, u := range m.Units(r) {
+		for _, u := range m.UnitsIn(r) {
 			switch u.Text {
 			case saidLisbon:
 				old = u
@@ -416,7 +416,7 @@ func TestFactsManyReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 	m = newMemory(t, WithPath(dir))
-	if us := m.Units(RouteCore); len(us) != 1 || len(us[0].Facts) == 0 || len(us[0].Facts) > maxFacts {
+	if us := m.UnitsIn(RouteCore); len(us) != 1 || len(us[0].Facts) == 0 || len(us[0].Facts) > maxFacts {
 		t.Fatalf("reopened core memory holds %d units", len(us))
 	}
 }

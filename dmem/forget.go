@@ -39,16 +39,16 @@ func priority(g, x, mid float64) float64 {
 }
 
 func (m *Memory) logP(p float64, step int64) float64 {
-	return math.Log2(min(max(p, minPriority), maxPriority)) + float64(step)/m.opts.halfLife
+	return math.Log2(min(max(p, minPriority), maxPriority)) + float64(step)/m.opts.HalfLife
 }
 
 // priorityAt returns u's priority at step now.
 func (m *Memory) priorityAt(u *unit, now int64) float64 {
-	return min(math.Exp2(u.LogP-float64(now)/m.opts.halfLife), maxPriority)
+	return min(math.Exp2(u.LogP-float64(now)/m.opts.HalfLife), maxPriority)
 }
 
 // age returns the current step in half-lives: the At of a [store.OpPriority].
-func (m *Memory) age() float64 { return float64(m.st.Seq) / m.opts.halfLife }
+func (m *Memory) age() float64 { return float64(m.st.Seq) / m.opts.HalfLife }
 
 // updatePriority sets u's priority p, as of the current step, to
 // max(p·mul + add, floor), and asks the store to do the same to its copy:
@@ -86,7 +86,7 @@ func (m *Memory) boost(delta, mid float64, b *batch) {
 // evictOverflow removes lowest-priority core units until core fits its
 // capacity. It is the eviction policy: a heap pop, not a sort.
 func (m *Memory) evictOverflow(b *batch) {
-	for m.heap.Len() > m.opts.capacity {
+	for m.heap.Len() > m.opts.MaxUnits {
 		u := heap.Pop(&m.heap).(*unit)
 		m.unplace(u)
 		u.record(Event{Step: m.st.Seq, Kind: EventEvicted, Route: RouteNowhere, Priority: m.priorityAt(u, m.st.Seq)})
@@ -142,7 +142,7 @@ const (
 // the nearest unit, at cosine sim; the others are looked for only when it
 // fails, among the units sharing an LSH bucket with vec.
 func (m *Memory) duplicate(vec []float32, s string, lx lexis, best *unit, sim float64) *unit {
-	if best == nil || sim < m.opts.merge {
+	if best == nil || sim < m.opts.Redundancy {
 		return nil
 	}
 	if sameWords(s, best.Text, lx, lexisOf(best.Text)) {
@@ -157,7 +157,7 @@ func (m *Memory) duplicate(vec []float32, s string, lx lexis, best *unit, sim fl
 		if u == best {
 			return
 		}
-		if c := float64(relevance.Dot(vec, u.Embedding)); c >= m.opts.merge {
+		if c := float64(relevance.Dot(vec, u.Embedding)); c >= m.opts.Redundancy {
 			cs = append(cs, cand{u, c})
 		}
 	})

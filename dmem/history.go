@@ -15,7 +15,7 @@ import (
 // steps (closed, or embedding in another dimension) writes nothing: the
 // refusal follows.
 func (m *Memory) mirror(ctx context.Context, ds []draft) error {
-	h := m.opts.chat
+	h := m.opts.Chat
 	if h == nil {
 		return nil
 	}
@@ -45,7 +45,7 @@ func (m *Memory) clearChat(ctx context.Context) error {
 	if closed {
 		return fmt.Errorf("dmem: clear: %w", engram.ErrClosed)
 	}
-	if err := m.opts.chat.Clear(ctx); err != nil {
+	if err := m.opts.Chat.Clear(ctx); err != nil {
 		return fmt.Errorf("dmem: clear the chat history: %w", err)
 	}
 	return nil

@@ -28,29 +28,29 @@ func admission(u *unit) engram.Features {
 // learned returns the learned gate's factor on u's priority: 2·Score, or 1
 // without a gate.
 func (m *Memory) learned(u *unit) float64 {
-	if m.opts.gate == nil {
+	if m.opts.Gate == nil {
 		return 1
 	}
-	return 2 * m.opts.gate.Score(admission(u))
+	return 2 * m.opts.Gate.Score(admission(u))
 }
 
 // credit teaches the learned gate that u, returned by the latest load, was
 // needed: a δ of surprise (in gate midpoints) followed. m.mu must be held.
 func (m *Memory) credit(u *unit, surprise float64) {
-	if m.opts.gate != nil {
-		m.opts.gate.Hindsight(admission(u), surprise)
+	if m.opts.Gate != nil {
+		m.opts.Gate.Hindsight(admission(u), surprise)
 	}
 }
 
 // blame teaches the learned gate that the units the latest load returned
 // were not needed: a negative reward followed. m.mu must be held.
 func (m *Memory) blame() {
-	if m.opts.gate == nil {
+	if m.opts.Gate == nil {
 		return
 	}
 	for _, id := range m.retrieved {
 		if u, ok := m.byID[id]; ok {
-			m.opts.gate.Observe(admission(u), 0)
+			m.opts.Gate.Observe(admission(u), 0)
 		}
 	}
 }
@@ -58,10 +58,10 @@ func (m *Memory) blame() {
 // saveGate puts the learned gate's state into the memory's state record.
 // m.mu must be held.
 func (m *Memory) saveGate() {
-	if m.opts.gate == nil {
+	if m.opts.Gate == nil {
 		return
 	}
-	if b, err := m.opts.gate.MarshalBinary(); err == nil {
+	if b, err := m.opts.Gate.MarshalBinary(); err == nil {
 		m.st.Gate = b
 	}
 }
@@ -71,10 +71,10 @@ func (m *Memory) saveGate() {
 // gate as it was given: a damaged record costs what it held, never the
 // memory.
 func (m *Memory) loadGate() {
-	if m.opts.gate == nil || len(m.st.Gate) == 0 {
+	if m.opts.Gate == nil || len(m.st.Gate) == 0 {
 		return
 	}
-	_ = m.opts.gate.UnmarshalBinary(m.st.Gate)
+	_ = m.opts.Gate.UnmarshalBinary(m.st.Gate)
 }
 
 // learnFromRating teaches what rated the latest load, adv the rating less
@@ -99,12 +99,12 @@ func (m *Memory) learnFromRating(adv float64) {
 		fs[i] = c.f
 	}
 	m.ratings.Learn(fs, adv)
-	if m.opts.gate == nil || adv < 0 {
+	if m.opts.Gate == nil || adv < 0 {
 		return
 	}
 	for _, c := range kept {
 		if u, ok := m.byID[c.id]; ok {
-			m.opts.gate.Hindsight(admission(u), adv)
+			m.opts.Gate.Hindsight(admission(u), adv)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package dmem
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -117,7 +118,7 @@ func New(ctx context.Context, opts ...Option) (*Memory, error) {
 		if err != nil {
 			return nil, err
 		}
-		b.logger = o.logger
+		b.logger = o.Logger
 		b.relax(o.syncEvery)
 		s, own = b, true
 	}
@@ -173,7 +174,7 @@ func (m *Memory) reset() {
 // "indented", before it, left control characters as they were).
 func (m *Memory) linesFingerprint() string {
 	sample := m.line(engram.RoleHuman, "tokens 12345 ünïcödé\nAI: "+strings.Repeat("1\u0663", 350))
-	return fmt.Sprintf("%s|%s|%d|escaped", m.opts.humanPrefix, m.opts.aiPrefix, m.opts.counter(sample))
+	return fmt.Sprintf("%s|%s|%d|escaped", m.opts.HumanPrefix, m.opts.AIPrefix, m.opts.Counter(sample))
 }
 
 // Close commits what is pending and releases the store, unless it came from
@@ -258,10 +259,10 @@ func (m *Memory) resync(ctx context.Context) error {
 }
 
 // GetMemoryKey returns the key the history is returned under.
-func (m *Memory) GetMemoryKey(context.Context) string { return m.opts.memoryKey }
+func (m *Memory) GetMemoryKey(context.Context) string { return m.opts.MemoryKey }
 
 // MemoryVariables returns the one key LoadMemoryVariables sets.
-func (m *Memory) MemoryVariables(context.Context) []string { return []string{m.opts.memoryKey} }
+func (m *Memory) MemoryVariables(context.Context) []string { return []string{m.opts.MemoryKey} }
 
 // Clear forgets everything, durably. With [WithChatHistory] it clears the
 // history first, and if that fails returns its error and forgets nothing.
@@ -269,7 +270,7 @@ func (m *Memory) Clear(ctx context.Context) error {
 	if err := memvars.Context(ctx); err != nil {
 		return fmt.Errorf("dmem: clear: %w", err)
 	}
-	if m.opts.chat != nil {
+	if m.opts.Chat != nil {
 		// No step between the two clears.
 		if err := m.seqMu.Lock(ctx); err != nil {
 			return fmt.Errorf("dmem: clear: %w", err)
@@ -315,7 +316,7 @@ type Stats struct {
 func (m *Memory) Stats() Stats {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	return Stats{Core: m.heap.Len(), Short: len(m.short), Steps: m.st.Steps, Rewards: m.st.Rewards, Lambda: m.lambda(), Store: m.storeName(), Failures: m.opts.guards.Failures()}
+	return Stats{Core: m.heap.Len(), Short: len(m.short), Steps: m.st.Steps, Rewards: m.st.Rewards, Lambda: m.lambda(), Store: m.storeName(), Failures: m.opts.Guards.Failures()}
 }
 
 // storeName describes the memory's store.
@@ -344,18 +345,26 @@ func (m *Memory) Unit(id string) (engram.Unit, Route, error) {
 	return u.Unit, u.Route, nil
 }
 
-// Units returns copies of the stored units of route r (core or short),
+// Units returns copies of every stored unit, core memory's and the
+// short-term buffer's, oldest first, as ratedistortion's Buffer.Units
+// returns its pool's.
+func (m *Memory) Units() []engram.Unit { return m.units(func(Route) bool { return true }) }
+
+// UnitsIn returns copies of the stored units of route r (core or short),
 // oldest first.
-func (m *Memory) Units(r Route) []engram.Unit {
+func (m *Memory) UnitsIn(r Route) []engram.Unit { return m.units(func(x Route) bool { return x == r }) }
+
+// units returns copies of the stored units whose route is kept, oldest first.
+func (m *Memory) units(keep func(Route) bool) []engram.Unit {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	var out []engram.Unit
 	for _, u := range m.byID {
-		if u.Route == r {
+		if keep(u.Route) {
 			out = append(out, u.Unit)
 		}
 	}
-	slices.SortFunc(out, func(a, b engram.Unit) int { return int(a.Seq - b.Seq) })
+	slices.SortFunc(out, func(a, b engram.Unit) int { return cmp.Compare(a.Seq, b.Seq) })
 	return out
 }
 
@@ -366,7 +375,7 @@ func (m *Memory) line(r engram.Role, s string) string {
 }
 
 func (m *Memory) prefix(r engram.Role) string {
-	return memvars.Label(r, m.opts.humanPrefix, m.opts.aiPrefix)
+	return memvars.Label(r, m.opts.HumanPrefix, m.opts.AIPrefix)
 }
 
 // normalised returns v scaled to unit length (a copy), refusing non-finite

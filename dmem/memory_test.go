@@ -440,7 +440,7 @@ func TestRecountOnReopenIsStored(t *testing.T) {
 	if n := tokens.Default().Count(h); n > 300 || n == 0 {
 		t.Fatalf("history of %d tokens for a budget of 300:\n%s", n, h)
 	}
-	for _, u := range m.Units(RouteCore) {
+	for _, u := range m.UnitsIn(RouteCore) {
 		if want := tokens.Default().Count(m.line(u.Role, u.Text)); u.Tokens != want {
 			t.Fatalf("unit %s counts %d tokens, its line %d", u.ID, u.Tokens, want)
 		}
@@ -495,7 +495,7 @@ func TestTrailingSpaceStaysInBudget(t *testing.T) {
 			t.Errorf("output %q: history %q costs %d tokens, budget %d", out, h, n, budget)
 		}
 		for _, r := range []Route{RouteCore, RouteShort} {
-			for _, u := range m.Units(r) {
+			for _, u := range m.UnitsIn(r) {
 				if strings.TrimRightFunc(u.Text, unicode.IsSpace) != u.Text {
 					t.Errorf("output %q: stored as %q", out, u.Text)
 				}

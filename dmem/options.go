@@ -10,8 +10,7 @@ import (
 	"github.com/engram-go/engram/dmem/store"
 	"github.com/engram-go/engram/embed"
 	"github.com/engram-go/engram/gate"
-	plugin "github.com/engram-go/engram/internal/guard"
-	"github.com/engram-go/engram/internal/memvars"
+	"github.com/engram-go/engram/internal/memopts"
 	"github.com/engram-go/engram/tokens"
 	"github.com/tmc/langchaingo/embeddings"
 	"github.com/tmc/langchaingo/schema"
@@ -25,59 +24,28 @@ import (
 type Option func(*options)
 
 type options struct {
-	budget         int
-	embedder       embeddings.Embedder
-	path           string
-	syncEvery      time.Duration
-	store          store.Store
-	ns             engram.Namespace
-	capacity       int
-	shortTerm      int
-	halfLife       float64
-	merge          float64
-	returnMessages bool
-	discount       float64
-	candidates     int
-	history        int
-	memoryKey      string
-	inputKey       string
-	outputKey      string
-	humanPrefix    string
-	aiPrefix       string
-	counter        engram.TokenCounter
-	encoding       tokens.Encoding
-	logger         *slog.Logger
-	now            func() time.Time
-	gate           *gate.Gate
-	chat           schema.ChatMessageHistory
-	facts          engram.FactExtractor
-	factsSet       bool // WithFacts was given, perhaps with nil
-	onError        func(error)
-	maxBytes       int
+	memopts.Shared
 
-	guards *plugin.Plugins // set by validate: every plug-in is called through one
-	layout layout          // set by validate: what a load needs of the embedder's vectors
+	path       string
+	syncEvery  time.Duration
+	store      store.Store
+	ns         engram.Namespace
+	shortTerm  int
+	discount   float64
+	candidates int
+	departed   int
+	layout     layout // set by validate: what a load needs of the embedder's vectors
 }
 
 func defaults() options {
-	return options{
-		budget:      2000,
-		capacity:    10000,
-		shortTerm:   32,
-		halfLife:    4096,
-		merge:       0.93,
-		discount:    0.9,
-		history:     4096,
-		memoryKey:   "history",
-		humanPrefix: "Human",
-		aiPrefix:    "AI",
-		encoding:    tokens.CL100kBase,
-	}
+	o := options{Shared: memopts.Defaults(), shortTerm: 32, discount: 0.9, departed: 4096}
+	o.MaxUnits, o.HalfLife, o.Redundancy = 10000, 4096, 0.93
+	return o
 }
 
 // WithTokenBudget sets the most tokens LoadMemoryVariables returns, counted
 // exactly on the rendered history. Default 2000; must be positive.
-func WithTokenBudget(n int) Option { return func(o *options) { o.budget = n } }
+func WithTokenBudget(n int) Option { return func(o *options) { o.Budget = n } }
 
 // defaultHashDimensions is the size of the default embedder's hashed half:
 // enough to tell numbers and names apart, small enough that admission's
@@ -89,7 +57,7 @@ const defaultHashDimensions = 128
 // instead of one string. The roles are the messages' types and the texts
 // are as saved, without the rendering's prefixes or indentation. Default
 // false, a string.
-func WithReturnMessages(b bool) Option { return func(o *options) { o.returnMessages = b } }
+func WithReturnMessages(b bool) Option { return func(o *options) { o.ReturnMessages = b } }
 
 // WithEmbedder sets the embedder. Any langchaingo embedder works; every
 // vector it returns must have the length of the first. Default: engram's
@@ -98,7 +66,7 @@ func WithReturnMessages(b bool) Option { return func(o *options) { o.returnMessa
 // and merging, which compare embeddings, still see numbers and rare names
 // that word vectors do not (a share of 1 admits "locker 5 opens with 4005"
 // as a repeat of "locker 6 opens with 4006").
-func WithEmbedder(e embeddings.Embedder) Option { return func(o *options) { o.embedder = e } }
+func WithEmbedder(e embeddings.Embedder) Option { return func(o *options) { o.Embedder = e } }
 
 // WithPath makes the memory durable: its record is kept in the embedded
 // store ([OpenStore]) in dir, created if missing, and reopening dir restores
@@ -138,7 +106,7 @@ func WithNamespace(user, agent, session string) Option {
 // reads). The short-term buffer ([WithShortTerm]) is apart. Default 10000;
 // 0 means no cap; must not be negative. ratedistortion.WithMaxUnits caps
 // its pool the same way.
-func WithMaxUnits(n int) Option { return func(o *options) { o.capacity = n } }
+func WithMaxUnits(n int) Option { return func(o *options) { o.MaxUnits = n } }
 
 // WithCapacity is [WithMaxUnits].
 //
@@ -156,7 +124,7 @@ func WithShortTerm(n int) Option { return func(o *options) { o.shortTerm = n } }
 // WithHalfLife sets, in steps, how fast priorities halve. Default 4096;
 // must be positive and finite. ratedistortion.WithHalfLife is the same
 // idea: how fast its recency halves.
-func WithHalfLife(steps float64) Option { return func(o *options) { o.halfLife = steps } }
+func WithHalfLife(steps float64) Option { return func(o *options) { o.HalfLife = steps } }
 
 // WithRedundancyThreshold sets the cosine similarity from which two units
 // count as repeats, in (0, 1]: from it a new step may be a near-duplicate
@@ -167,7 +135,7 @@ func WithHalfLife(steps float64) Option { return func(o *options) { o.halfLife =
 // 7730": an embedding of common words hardly tells them apart.
 // ratedistortion.WithRedundancyThreshold is the same idea: from it a load
 // values a unit less for each kept unit this similar.
-func WithRedundancyThreshold(t float64) Option { return func(o *options) { o.merge = t } }
+func WithRedundancyThreshold(t float64) Option { return func(o *options) { o.Redundancy = t } }
 
 // WithMergeThreshold is [WithRedundancyThreshold].
 //
@@ -187,7 +155,7 @@ func WithCandidates(n int) Option { return func(o *options) { o.candidates = n }
 // WithDepartedUnits sets how many units that left memory (evicted,
 // overwritten or never stored) [Memory.ExplainUnit] can still account
 // for. Default 4096.
-func WithDepartedUnits(n int) Option { return func(o *options) { o.history = n } }
+func WithDepartedUnits(n int) Option { return func(o *options) { o.departed = n } }
 
 // WithHistory is [WithDepartedUnits]: the name read as if it took a chat
 // history, which [WithChatHistory] does.
@@ -196,44 +164,44 @@ func WithDepartedUnits(n int) Option { return func(o *options) { o.history = n }
 func WithHistory(n int) Option { return WithDepartedUnits(n) }
 
 // WithMemoryKey sets the key the history is returned under. Default "history".
-func WithMemoryKey(k string) Option { return func(o *options) { o.memoryKey = k } }
+func WithMemoryKey(k string) Option { return func(o *options) { o.MemoryKey = k } }
 
 // WithInputKey sets the key of the human message in SaveContext's inputs and
 // of the query in LoadMemoryVariables' inputs. Default "": the only key
 // other than the memory key, on save and on load alike, as langchaingo's
 // buffers resolve it; with several keys, save and load return an error
 // wrapping [engram.ErrInvalidInput] ("multiple keys and no input key set").
-func WithInputKey(k string) Option { return func(o *options) { o.inputKey = k } }
+func WithInputKey(k string) Option { return func(o *options) { o.InputKey = k } }
 
 // WithOutputKey sets the key of the AI message in SaveContext's outputs.
 // Default "": the only key; with several, "output" (where langchaingo's
 // agent executor answers beside its intermediate steps), else an error
 // wrapping [engram.ErrInvalidInput].
-func WithOutputKey(k string) Option { return func(o *options) { o.outputKey = k } }
+func WithOutputKey(k string) Option { return func(o *options) { o.OutputKey = k } }
 
 // WithHumanPrefix sets the label of human lines. Default "Human"; must be
 // non-empty and start with a visible character.
-func WithHumanPrefix(p string) Option { return func(o *options) { o.humanPrefix = p } }
+func WithHumanPrefix(p string) Option { return func(o *options) { o.HumanPrefix = p } }
 
 // WithAIPrefix sets the label of AI lines. Default "AI"; must be non-empty
 // and start with a visible character.
-func WithAIPrefix(p string) Option { return func(o *options) { o.aiPrefix = p } }
+func WithAIPrefix(p string) Option { return func(o *options) { o.AIPrefix = p } }
 
 // WithEncoding selects the tiktoken encoding used to count tokens. Default
 // [tokens.CL100kBase]; [tokens.O200kBase] is the other embedded one. A
 // durable memory reopened with another encoding recounts its units.
-func WithEncoding(e tokens.Encoding) Option { return func(o *options) { o.encoding = e } }
+func WithEncoding(e tokens.Encoding) Option { return func(o *options) { o.Encoding = e } }
 
 // WithTokenCounter replaces the exact tiktoken counter. For the budget
 // to hold, c must be additive over lines that end in "\n". Default: the
 // exact counter of [WithEncoding]'s encoding.
-func WithTokenCounter(c engram.TokenCounter) Option { return func(o *options) { o.counter = c } }
+func WithTokenCounter(c engram.TokenCounter) Option { return func(o *options) { o.Counter = c } }
 
 // WithLogger sets where the memory logs what it skips rather than fails
 // on: units of another embedding dimension found on open, and, in the
 // store [WithPath] opens, damaged records. One Warn record each. Default
 // slog.Default(). A store from [WithStore] logs on its own.
-func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
+func WithLogger(l *slog.Logger) Option { return func(o *options) { o.Logger = l } }
 
 // WithGate lets a learned gate (package gate) correct the memory's
 // priorities: each priority the memory sets on deciding about a unit, and
@@ -244,7 +212,7 @@ func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l 
 // memory's and restored into g when a durable memory opens. g may be
 // shared with other memories only if they are to learn one gate together.
 // Default nil: the hand-set policy alone.
-func WithGate(g *gate.Gate) Option { return func(o *options) { o.gate = g } }
+func WithGate(g *gate.Gate) Option { return func(o *options) { o.Gate = g } }
 
 // WithChatHistory mirrors the whole transcript to h, as langchaingo's
 // memory.WithChatHistory keeps one: every step SaveContext and Observe
@@ -257,7 +225,7 @@ func WithGate(g *gate.Gate) Option { return func(o *options) { o.gate = g } }
 // failed one stay in h); if the memory then fails (a store error), h holds
 // the turn and the error says the memory failed. [Memory.Clear] clears h
 // first. Default nil: no history.
-func WithChatHistory(h schema.ChatMessageHistory) Option { return func(o *options) { o.chat = h } }
+func WithChatHistory(h schema.ChatMessageHistory) Option { return func(o *options) { o.Chat = h } }
 
 // WithFacts has ex read the facts each unit states as it is stored
 // ([engram.Fact]), whichever call stores it. ex runs outside the memory's
@@ -281,7 +249,7 @@ func WithChatHistory(h schema.ChatMessageHistory) Option { return func(o *option
 // both the same way. ex must not be nil. Default: none, and units carry
 // no facts.
 func WithFacts(ex engram.FactExtractor) Option {
-	return func(o *options) { o.facts, o.factsSet = ex, true }
+	return func(o *options) { o.Facts, o.FactsSet = ex, true }
 }
 
 // WithErrorHandler has h told of every failure of what was plugged into
@@ -294,7 +262,7 @@ func WithFacts(ex engram.FactExtractor) Option {
 // goroutine, outside the memory's lock, and must not block for long.
 // Default nil: failures are logged and counted only.
 // ratedistortion.WithErrorHandler is the same.
-func WithErrorHandler(h func(error)) Option { return func(o *options) { o.onError = h } }
+func WithErrorHandler(h func(error)) Option { return func(o *options) { o.OnError = h } }
 
 // WithMaxMessageBytes refuses a message longer than n bytes (as stored:
 // valid UTF-8, trailing white space dropped): the call that carries it
@@ -306,34 +274,27 @@ func WithErrorHandler(h func(error)) Option { return func(o *options) { o.onErro
 // flags, facts and vector come from them), its tokens are counted whole,
 // about 0.1 s a MiB. Default 0: no limit; must not be negative.
 // ratedistortion.WithMaxMessageBytes is the same.
-func WithMaxMessageBytes(n int) Option { return func(o *options) { o.maxBytes = n } }
+func WithMaxMessageBytes(n int) Option { return func(o *options) { o.MaxBytes = n } }
 
 // WithClock sets the clock that stamps units. Default time.Now.
-func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
+func WithClock(now func() time.Time) Option { return func(o *options) { o.Now = now } }
 
 func (o *options) validate() error {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("dmem: %s: %w", fmt.Sprintf(format, a...), engram.ErrInvalidOption)
 	}
+	if err := o.Validate("dmem"); err != nil {
+		return err
+	}
 	switch {
-	case o.budget <= 0:
-		return bad("token budget %d must be positive", o.budget)
-	case o.capacity < 0:
-		return bad("max units %d < 0", o.capacity)
 	case o.shortTerm < 0:
 		return bad("short-term size %d < 0", o.shortTerm)
-	case !(o.halfLife > 0) || o.halfLife > 1e12:
-		return bad("half-life %v must be positive and finite", o.halfLife)
-	case !(o.merge > 0 && o.merge <= 1):
-		return bad("redundancy threshold %v not in (0, 1]", o.merge)
 	case !(o.discount >= 0 && o.discount < 1):
 		return bad("discount %v not in [0, 1)", o.discount)
-	case o.maxBytes < 0:
-		return bad("max message bytes %d < 0", o.maxBytes)
 	case o.candidates < 0:
 		return bad("candidates %d < 0", o.candidates)
-	case o.history < 0:
-		return bad("history %d < 0", o.history)
+	case o.departed < 0:
+		return bad("departed units %d < 0", o.departed)
 	case o.path != "" && o.store != nil:
 		return bad("both a path and a store")
 	case o.syncEvery < 0:
@@ -342,61 +303,18 @@ func (o *options) validate() error {
 		return bad("WithSyncEvery relaxes the store WithPath opens, and there is no path")
 	case !o.ns.Valid():
 		return bad("namespace %s is not UTF-8 without NUL", o.ns)
-	case o.memoryKey == "":
-		return bad("empty memory key")
-	case o.factsSet && o.facts == nil:
-		return bad("nil fact extractor")
-	case !memvars.VisiblePrefix(o.humanPrefix) || !memvars.VisiblePrefix(o.aiPrefix):
-		return bad("prefixes %q, %q must be non-empty and start with a visible character", o.humanPrefix, o.aiPrefix)
 	}
-	if o.capacity == 0 {
-		o.capacity = noCap
-	}
-	if o.counter == nil {
-		c, err := tokens.Get(o.encoding)
-		if err != nil {
-			return fmt.Errorf("dmem: %w: %w", engram.ErrInvalidOption, err)
-		}
-		o.counter = c.Count
-	}
-	if o.logger == nil {
-		o.logger = slog.Default()
-	}
-	if o.embedder == nil {
-		e, err := embed.New(embed.WithGloVeShare(0.5), embed.WithDimensions(defaultHashDimensions))
-		if err != nil {
-			return err
-		}
-		o.embedder = e
-	}
-	if o.now == nil {
-		o.now = time.Now
+	if o.MaxUnits == 0 {
+		o.MaxUnits = noCap
 	}
 	if o.candidates == 0 {
-		o.candidates = min(256, max(32, o.budget/16))
+		o.candidates = min(256, max(32, o.Budget/16))
 	}
-	o.layout = layoutOf(o.embedder)
-	o.guardPlugins()
+	// The default embedder compares GloVe beside hashed dimensions, so that
+	// admission and merging see numbers and rare names (WithEmbedder).
+	if err := o.Resolve("dmem", embed.WithGloVeShare(0.5), embed.WithDimensions(defaultHashDimensions)); err != nil {
+		return err
+	}
+	o.layout = layoutOf(o.Embedder) // engram's own embedder is not wrapped by the guards
 	return nil
-}
-
-// guardPlugins routes every call into a plug-in through the memory's guards
-// (internal/guard). The default embedder is engram's own and is called
-// directly.
-func (o *options) guardPlugins() {
-	h := o.onError
-	var onFail func(error)
-	if h != nil {
-		onFail = func(err error) { h(fmt.Errorf("dmem: %w", err)) }
-	}
-	o.guards = plugin.NewPlugins(o.logger, onFail)
-	if _, own := o.embedder.(*embed.Embedder); !own {
-		o.embedder = plugin.Embedder(o.embedder, o.guards.Embedder)
-	}
-	if o.facts != nil {
-		o.facts = plugin.Extractor(o.facts, o.guards.Facts)
-	}
-	if o.chat != nil {
-		o.chat = plugin.History(o.chat, o.guards.ChatHistory)
-	}
 }

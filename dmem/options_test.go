@@ -20,8 +20,8 @@ func TestDeprecatedOptions(t *testing.T) {
 		old, new Option
 		field    func(o options) float64
 	}{
-		{"WithCapacity", WithCapacity(77), WithMaxUnits(77), func(o options) float64 { return float64(o.capacity) }},
-		{"WithMergeThreshold", WithMergeThreshold(0.5), WithRedundancyThreshold(0.5), func(o options) float64 { return o.merge }},
+		{"WithCapacity", WithCapacity(77), WithMaxUnits(77), func(o options) float64 { return float64(o.MaxUnits) }},
+		{"WithMergeThreshold", WithMergeThreshold(0.5), WithRedundancyThreshold(0.5), func(o options) float64 { return o.Redundancy }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -39,8 +39,8 @@ func TestDeprecatedOptions(t *testing.T) {
 func TestMaxUnitsZero(t *testing.T) {
 	o := defaults()
 	WithMaxUnits(0)(&o)
-	if err := o.validate(); err != nil || o.capacity != noCap {
-		t.Fatalf("WithMaxUnits(0): capacity %d, err %v; want %d", o.capacity, err, noCap)
+	if err := o.validate(); err != nil || o.MaxUnits != noCap {
+		t.Fatalf("WithMaxUnits(0): capacity %d, err %v; want %d", o.MaxUnits, err, noCap)
 	}
 }
 
@@ -54,7 +54,7 @@ func TestEncoding(t *testing.T) {
 			t.Fatal(err)
 		}
 		c, _ := tokens.Get(enc)
-		if got, want := o.counter(text), c.Count(text); got != want {
+		if got, want := o.Counter(text), c.Count(text); got != want {
 			t.Errorf("%s: counts %d, want %d", enc, got, want)
 		}
 	}

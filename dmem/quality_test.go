@@ -88,7 +88,7 @@ func TestFiltersNoise(t *testing.T) {
 			t.Fatal(err)
 		}
 		core := map[string]bool{}
-		for _, u := range m.Units(RouteCore) {
+		for _, u := range m.UnitsIn(RouteCore) {
 			core[u.Text] = true
 		}
 		var noise, noiseKept, facts, factsKept int

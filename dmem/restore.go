@@ -47,7 +47,7 @@ func (m *Memory) restore(ctx context.Context) error {
 			return nil // a damaged record costs that record, never the memory
 		}
 		if recount {
-			u.Tokens = m.opts.counter(m.line(u.Role, u.Text))
+			u.Tokens = m.opts.Counter(m.line(u.Role, u.Text))
 		}
 		if len(u.Embedding) != 0 && m.st.Dim == 0 {
 			m.st.Dim = len(u.Embedding)
@@ -64,7 +64,7 @@ func (m *Memory) restore(ctx context.Context) error {
 	}
 	if d := unitsDim(core, short); d != 0 && d != m.st.Dim {
 		// A damaged dimension would drop every unit; the units say better.
-		m.opts.logger.Warn("dmem: load: the state's embedding dimension is not the units'; keeping the units'", "namespace", ns.String(), "store", storeFile(s), "state", m.st.Dim, "units", d)
+		m.opts.Logger.Warn("dmem: load: the state's embedding dimension is not the units'; keeping the units'", "namespace", ns.String(), "store", storeFile(s), "state", m.st.Dim, "units", d)
 		m.st.Dim = d
 	}
 	if m.st.Dim > 0 {
@@ -72,7 +72,7 @@ func (m *Memory) restore(ctx context.Context) error {
 	}
 	if n := len(core) + len(short); n > 0 {
 		if odd := n - countDim(m.st.Dim, core, short); odd > 0 {
-			m.opts.logger.Warn("dmem: load: skipping units of another embedding dimension", "namespace", ns.String(), "store", storeFile(s), "units", odd, "dim", m.st.Dim)
+			m.opts.Logger.Warn("dmem: load: skipping units of another embedding dimension", "namespace", ns.String(), "store", storeFile(s), "units", odd, "dim", m.st.Dim)
 		}
 	}
 	for _, u := range core {
@@ -97,7 +97,7 @@ func (m *Memory) restore(ctx context.Context) error {
 			return nil
 		}
 		if recount {
-			u.Tokens = m.opts.counter(m.line(u.Role, u.Text))
+			u.Tokens = m.opts.Counter(m.line(u.Role, u.Text))
 		}
 		m.gone[u.ID] = u
 		m.goneOrder = append(m.goneOrder, u.Seq)
@@ -118,7 +118,7 @@ func (m *Memory) restore(ctx context.Context) error {
 		}
 	}
 	m.trimHistory(b)
-	if len(m.short) > m.opts.shortTerm || m.heap.Len() > m.opts.capacity {
+	if len(m.short) > m.opts.shortTerm || m.heap.Len() > m.opts.MaxUnits {
 		for len(m.short) > m.opts.shortTerm {
 			old := m.short[0]
 			m.unplace(old)

@@ -76,15 +76,15 @@ func (m *Memory) LoadMemoryVariables(ctx context.Context, inputs map[string]any)
 	if err := memvars.Context(ctx); err != nil {
 		return nil, fmt.Errorf("dmem: load: %w", err)
 	}
-	query, err := memvars.Query(inputs, m.opts.inputKey, m.opts.memoryKey)
+	query, err := memvars.Query(inputs, m.opts.InputKey, m.opts.MemoryKey)
 	if err != nil {
 		return nil, fmt.Errorf("dmem: load: %w", err)
 	}
-	kept, err := m.choose(ctx, query, m.opts.budget)
+	kept, err := m.choose(ctx, query, m.opts.Budget)
 	if err != nil {
 		return nil, err
 	}
-	if m.opts.returnMessages {
+	if m.opts.ReturnMessages {
 		msgs := make([]llms.ChatMessage, 0, len(kept))
 		hs := headers(kept)
 		for i, c := range kept {
@@ -93,9 +93,9 @@ func (m *Memory) LoadMemoryVariables(ctx context.Context, inputs map[string]any)
 			}
 			msgs = append(msgs, memvars.Returned(c.role, c.text, ""))
 		}
-		return map[string]any{m.opts.memoryKey: msgs}, nil
+		return map[string]any{m.opts.MemoryKey: msgs}, nil
 	}
-	return map[string]any{m.opts.memoryKey: m.render(kept)}, nil
+	return map[string]any{m.opts.MemoryKey: m.render(kept)}, nil
 }
 
 // LastLoad returns the ids of the units the latest LoadMemoryVariables
@@ -280,11 +280,11 @@ func (m *Memory) cost(kept []cand) int {
 	}
 	for _, h := range headers(kept) {
 		if h != "" {
-			n += m.opts.counter(h)
+			n += m.opts.Counter(h)
 		}
 	}
 	last := kept[len(kept)-1]
-	return n - last.tokens + m.opts.counter(strings.TrimSuffix(m.line(last.role, last.text), "\n"))
+	return n - last.tokens + m.opts.Counter(strings.TrimSuffix(m.line(last.role, last.text), "\n"))
 }
 
 // noteRetrieved remembers what a search returned, for consolidation, and

@@ -223,7 +223,7 @@ func (m *Memory) bury(u *unit, b *batch) {
 // trimHistory forgets the oldest departed units past the bound of
 // WithHistory, writing each as it goes to b. m.mu must be held.
 func (m *Memory) trimHistory(b *batch) {
-	for len(m.goneOrder) > m.opts.history {
+	for len(m.goneOrder) > m.opts.departed {
 		old := idOf(m.goneOrder[0])
 		m.goneOrder = m.goneOrder[1:]
 		if x, ok := m.gone[old]; ok {

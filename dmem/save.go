@@ -26,11 +26,11 @@ func (m *Memory) SaveContext(ctx context.Context, inputs, outputs map[string]any
 	if err := memvars.Context(ctx); err != nil {
 		return fmt.Errorf("dmem: save: %w", err)
 	}
-	in, err := memvars.Input(inputs, m.opts.inputKey, m.opts.memoryKey)
+	in, err := memvars.Input(inputs, m.opts.InputKey, m.opts.MemoryKey)
 	if err != nil {
 		return fmt.Errorf("dmem: save inputs: %w", err)
 	}
-	out, err := memvars.Output(outputs, m.opts.outputKey, m.opts.memoryKey)
+	out, err := memvars.Output(outputs, m.opts.OutputKey, m.opts.MemoryKey)
 	if err != nil {
 		return fmt.Errorf("dmem: save outputs: %w", err)
 	}
@@ -100,7 +100,7 @@ func (m *Memory) record(ctx context.Context, ds []draft) ([]string, error) {
 		}
 		texts[i] = text.Excerpt(ds[i].text)
 	}
-	vecs, err := m.opts.embedder.EmbedDocuments(ctx, texts)
+	vecs, err := m.opts.Embedder.EmbedDocuments(ctx, texts)
 	if err != nil {
 		return nil, fmt.Errorf("dmem: embed: %w", err)
 	}
@@ -115,7 +115,7 @@ func (m *Memory) record(ctx context.Context, ds []draft) ([]string, error) {
 		if i > 0 && len(d.vec) != len(ds[0].vec) {
 			return nil, fmt.Errorf("dmem: embedder returned vectors of %d and %d dimensions: %w", len(ds[0].vec), len(d.vec), engram.ErrInvalidInput)
 		}
-		d.tokens = m.opts.counter(m.line(d.role, d.text))
+		d.tokens = m.opts.Counter(m.line(d.role, d.text))
 		d.flags = text.Flags(texts[i])
 		terms := text.Terms(texts[i])
 		d.keys = keys(terms)
@@ -139,7 +139,7 @@ func (m *Memory) record(ctx context.Context, ds []draft) ([]string, error) {
 	}
 	b := m.batch()
 	ids := make([]string, len(ds))
-	now := m.opts.now()
+	now := m.opts.Now()
 	for i := range ds {
 		if ds[i].at.IsZero() {
 			ds[i].at = now
@@ -167,8 +167,8 @@ func (m *Memory) record(ctx context.Context, ds []draft) ([]string, error) {
 
 // fits refuses a text longer than [WithMaxMessageBytes] allows.
 func (m *Memory) fits(s string) error {
-	if n := len(s); m.opts.maxBytes > 0 && n > m.opts.maxBytes {
-		return fmt.Errorf("%d bytes, more than %d: %w", n, m.opts.maxBytes, engram.ErrTooLarge)
+	if n := len(s); m.opts.MaxBytes > 0 && n > m.opts.MaxBytes {
+		return fmt.Errorf("%d bytes, more than %d: %w", n, m.opts.MaxBytes, engram.ErrTooLarge)
 	}
 	return nil
 }

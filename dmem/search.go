@@ -126,7 +126,7 @@ func (m *Memory) queryVector(ctx context.Context, query string, local bool, dim 
 		}
 		return l.part(query), true, nil
 	}
-	v, err := m.opts.embedder.EmbedQuery(ctx, query)
+	v, err := m.opts.Embedder.EmbedQuery(ctx, query)
 	if err != nil {
 		return nil, false, fmt.Errorf("dmem: embed query: %w", err)
 	}

@@ -32,7 +32,7 @@ func (m *Memory) Demote(ctx context.Context, units []engram.Demoted) error {
 			continue
 		}
 		if err := m.fits(memvars.Clean(u.Text)); err != nil {
-			m.opts.logger.Warn("dmem: demote: unit skipped", "id", u.ID, "error", err)
+			m.opts.Logger.Warn("dmem: demote: unit skipped", "id", u.ID, "error", err)
 			continue
 		}
 		if !finite(u.Reward) {

@@ -148,7 +148,7 @@ func TestDemotedRepeatMerges(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := map[string]int{}
-	for _, u := range m.Units(RouteCore) {
+	for _, u := range m.UnitsIn(RouteCore) {
 		n[u.Text]++
 	}
 	if n[line.Text] != 1 || n[other.Text] != 1 {

@@ -73,7 +73,7 @@ func New(opts ...Option) (*Buffer, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	b := &Buffer{opts: o, headerTokens: o.counter(summaryHeader)}
+	b := &Buffer{opts: o, headerTokens: o.Counter(summaryHeader)}
 	b.reset()
 	return b, nil
 }
@@ -99,10 +99,10 @@ func (b *Buffer) reset() {
 }
 
 // GetMemoryKey returns the key the history is returned under.
-func (b *Buffer) GetMemoryKey(context.Context) string { return b.opts.memoryKey }
+func (b *Buffer) GetMemoryKey(context.Context) string { return b.opts.MemoryKey }
 
 // MemoryVariables returns the one key LoadMemoryVariables sets.
-func (b *Buffer) MemoryVariables(context.Context) []string { return []string{b.opts.memoryKey} }
+func (b *Buffer) MemoryVariables(context.Context) []string { return []string{b.opts.MemoryKey} }
 
 // SaveContext stores the human message from inputs and the AI reply from
 // outputs as one pair, kept or dropped together. The keys are chosen as
@@ -117,11 +117,11 @@ func (b *Buffer) SaveContext(ctx context.Context, inputs, outputs map[string]any
 	if err := memvars.Context(ctx); err != nil {
 		return fmt.Errorf("ratedistortion: save: %w", err)
 	}
-	in, err := memvars.Input(inputs, b.opts.inputKey, b.opts.memoryKey)
+	in, err := memvars.Input(inputs, b.opts.InputKey, b.opts.MemoryKey)
 	if err != nil {
 		return fmt.Errorf("ratedistortion: save inputs: %w", err)
 	}
-	out, err := memvars.Output(outputs, b.opts.outputKey, b.opts.memoryKey)
+	out, err := memvars.Output(outputs, b.opts.OutputKey, b.opts.MemoryKey)
 	if err != nil {
 		return fmt.Errorf("ratedistortion: save outputs: %w", err)
 	}
@@ -155,8 +155,8 @@ func (b *Buffer) AddMessages(ctx context.Context, msgs ...llms.ChatMessage) erro
 		return fmt.Errorf("ratedistortion: add: %w", err)
 	}
 	for i, d := range ds {
-		if n := len(d.text); b.opts.maxBytes > 0 && n > b.opts.maxBytes {
-			return fmt.Errorf("ratedistortion: add: message %d has %d bytes, more than %d: %w", i+1, n, b.opts.maxBytes, engram.ErrTooLarge)
+		if n := len(d.text); b.opts.MaxBytes > 0 && n > b.opts.MaxBytes {
+			return fmt.Errorf("ratedistortion: add: message %d has %d bytes, more than %d: %w", i+1, n, b.opts.MaxBytes, engram.ErrTooLarge)
 		}
 	}
 	var keep []draft
@@ -178,7 +178,7 @@ func (b *Buffer) AddMessages(ctx context.Context, msgs ...llms.ChatMessage) erro
 		return err
 	}
 	b.embedSlots(ctx, es)
-	if b.opts.history != nil {
+	if b.opts.Chat != nil {
 		if err := b.hist.Lock(ctx); err != nil {
 			return fmt.Errorf("ratedistortion: add: %w", err)
 		}
@@ -202,11 +202,11 @@ func (b *Buffer) AddMessages(ctx context.Context, msgs ...llms.ChatMessage) erro
 			b.credit.Saved()
 		}
 	}
-	if b.opts.maxUnits > 0 && len(b.pool) > b.opts.maxUnits {
+	if b.opts.MaxUnits > 0 && len(b.pool) > b.opts.MaxUnits {
 		b.enforceCap()
 	}
 	b.mu.Unlock()
-	if b.opts.history != nil {
+	if b.opts.Chat != nil {
 		b.hist.Unlock()
 	}
 	b.handDown(ctx)
@@ -277,7 +277,7 @@ func (b *Buffer) wordSet(terms []string) []int32 {
 // Clear forgets every unit. With [WithChatHistory] it clears the history
 // first, and if that fails returns its error and forgets nothing.
 func (b *Buffer) Clear(ctx context.Context) error {
-	if b.opts.history != nil {
+	if b.opts.Chat != nil {
 		if err := memvars.Context(ctx); err != nil {
 			return fmt.Errorf("ratedistortion: clear: %w", err)
 		}
@@ -285,7 +285,7 @@ func (b *Buffer) Clear(ctx context.Context) error {
 			return fmt.Errorf("ratedistortion: clear: %w", err)
 		}
 		defer b.hist.Unlock()
-		if err := b.opts.history.Clear(ctx); err != nil {
+		if err := b.opts.Chat.Clear(ctx); err != nil {
 			return fmt.Errorf("ratedistortion: clear the chat history: %w", err)
 		}
 	}
@@ -329,7 +329,7 @@ type Stats struct {
 func (b *Buffer) Stats() Stats {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return Stats{Units: len(b.pool), Queued: len(b.demoted), Failures: b.opts.guards.Failures()}
+	return Stats{Units: len(b.pool), Queued: len(b.demoted), Failures: b.opts.Guards.Failures()}
 }
 
 // Pin marks unit id (and so its pair or group) as always kept. A load fails
@@ -396,7 +396,7 @@ func (b *Buffer) Reward(ctx context.Context, r float64) error {
 	down := rated && b.opts.longTerm != nil && b.showedLongTerm()
 	b.mu.Unlock()
 	if down {
-		_, err := guard.Do(ctx, b.opts.guards.LongTerm, "reward", func(ctx context.Context) (struct{}, error) {
+		_, err := guard.Do(ctx, b.opts.Guards.LongTerm, "reward", func(ctx context.Context) (struct{}, error) {
 			return struct{}{}, b.opts.longTerm.Reward(ctx, r)
 		})
 		if err != nil {

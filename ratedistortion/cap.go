@@ -15,7 +15,7 @@ import (
 // groups and the newest group stay. Dropping a batch at a time keeps
 // SaveContext amortised O(log n). b.mu must be held.
 func (b *Buffer) enforceCap() {
-	target := b.opts.maxUnits * 9 / 10
+	target := b.opts.MaxUnits * 9 / 10
 	type group struct {
 		id      int64
 		utility float64
@@ -81,7 +81,7 @@ func (b *Buffer) enforceCap() {
 			b.dropped++
 			dropped++
 			best = max(best, u)
-			b.opts.logger.Debug("ratedistortion: pool cap: dropped unit",
+			b.opts.Logger.Debug("ratedistortion: pool cap: dropped unit",
 				"id", e.unit.ID, "seq", e.unit.Seq, "group", e.unit.Group, "group_utility", u)
 			continue
 		}
@@ -93,8 +93,8 @@ func (b *Buffer) enforceCap() {
 	if b.opts.longTerm != nil {
 		msg = "ratedistortion: pool cap: handed units down to the long-term tier"
 	}
-	b.opts.logger.Debug(msg,
-		"units", dropped, "groups", len(drop), "kept", len(kept), "cap", b.opts.maxUnits,
+	b.opts.Logger.Debug(msg,
+		"units", dropped, "groups", len(drop), "kept", len(kept), "cap", b.opts.MaxUnits,
 		"max_group_utility", best, "dropped_total", b.dropped)
 	clear(b.pool[len(kept):])
 	b.pool = kept

@@ -27,7 +27,7 @@ import (
 // running at its deadline, say) fails the save: what the caller gave up on
 // is not stored. dmem answers both the same way.
 func (b *Buffer) extractFacts(ctx context.Context, es []*entry) error {
-	ex := b.opts.facts
+	ex := b.opts.Facts
 	if ex == nil {
 		return nil
 	}
@@ -45,7 +45,7 @@ func (b *Buffer) extractFacts(ctx context.Context, es []*entry) error {
 		case !read[i]:
 		case errs[i] != nil && ctx.Err() != nil: // the save fails below
 		case errs[i] != nil:
-			b.opts.logger.Warn("ratedistortion: fact extractor failed; the unit is stored without facts",
+			b.opts.Logger.Warn("ratedistortion: fact extractor failed; the unit is stored without facts",
 				"error", errs[i], "role", e.unit.Role.String())
 		default:
 			e.unit.Facts, e.factsRead = fs[i], true
@@ -91,12 +91,12 @@ func (b *Buffer) embedSlots(ctx context.Context, es []*entry) {
 	if len(keys) == 0 {
 		return
 	}
-	vs, err := b.opts.embedder.EmbedDocuments(ctx, texts)
+	vs, err := b.opts.Embedder.EmbedDocuments(ctx, texts)
 	if err == nil && len(vs) != len(keys) {
 		err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vs), len(keys))
 	}
 	if err != nil {
-		b.opts.logger.Warn("ratedistortion: fact slots not embedded; a load finds them through their statements alone", "error", err)
+		b.opts.Logger.Warn("ratedistortion: fact slots not embedded; a load finds them through their statements alone", "error", err)
 		return
 	}
 	b.mu.Lock()

@@ -12,7 +12,7 @@ import (
 // order they reach the pool.
 func (b *Buffer) mirror(ctx context.Context, msgs []llms.ChatMessage) error {
 	for i, m := range msgs {
-		if err := b.opts.history.AddMessage(ctx, m); err != nil {
+		if err := b.opts.Chat.AddMessage(ctx, m); err != nil {
 			return fmt.Errorf("ratedistortion: chat history: message %d of %d: %w", i+1, len(msgs), err)
 		}
 	}

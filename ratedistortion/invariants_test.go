@@ -38,8 +38,8 @@ func checkLoad(t testing.TB, b *Buffer, q string) {
 				pinned += u.Tokens
 			}
 		}
-		if pinned <= b.opts.budget {
-			t.Fatalf("ErrBudgetTooSmall with %d pinned tokens, budget %d", pinned, b.opts.budget)
+		if pinned <= b.opts.Budget {
+			t.Fatalf("ErrBudgetTooSmall with %d pinned tokens, budget %d", pinned, b.opts.Budget)
 		}
 		return
 	}
@@ -48,8 +48,8 @@ func checkLoad(t testing.TB, b *Buffer, q string) {
 	}
 	h := v["history"].(string)
 	n := tokens.Default().Count(h)
-	if n > b.opts.budget {
-		t.Fatalf("history is %d tokens, budget %d:\n%s", n, b.opts.budget, h)
+	if n > b.opts.Budget {
+		t.Fatalf("history is %d tokens, budget %d:\n%s", n, b.opts.Budget, h)
 	}
 	x, _ := b.ExplainSelection()
 	if x.Tokens != n {

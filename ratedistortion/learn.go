@@ -25,7 +25,7 @@ const referralShare = 0.02
 // the units one load keeps. b.mu is held.
 func (b *Buffer) learnFromReferral(added []*entry) {
 	s := b.last
-	if b.opts.gate == nil || s == nil || s.learned {
+	if b.opts.Gate == nil || s == nil || s.learned {
 		return
 	}
 	s.learned = true
@@ -64,12 +64,12 @@ func (b *Buffer) learnFromReferral(added []*entry) {
 	// gate's scores near ½ for an ordinary unit, so that it corrects the
 	// scorer up and down instead of shrinking everything.
 	for _, i := range yes {
-		b.opts.gate.Observe(s.units[i].features, 1)
+		b.opts.Gate.Observe(s.units[i].features, 1)
 	}
 	for k := range min(len(no), max(1, len(yes))) {
 		// Spread the choice over the unreferred units, load after load.
 		i := no[(k*7919+int(b.seq))%len(no)]
-		b.opts.gate.Observe(s.units[i].features, 0)
+		b.opts.Gate.Observe(s.units[i].features, 0)
 	}
 }
 
@@ -97,9 +97,9 @@ func (b *Buffer) learnFromRating(adv float64) {
 		fs = append(fs, s.units[i].features)
 	}
 	b.credit.Learn(fs, adv)
-	if b.opts.gate != nil {
+	if b.opts.Gate != nil {
 		for _, f := range fs {
-			b.opts.gate.Hindsight(f, adv)
+			b.opts.Gate.Hindsight(f, adv)
 		}
 	}
 }

@@ -34,13 +34,13 @@ func (b *Buffer) LoadMemoryVariables(ctx context.Context, inputs map[string]any)
 	if err := memvars.Context(ctx); err != nil {
 		return nil, fmt.Errorf("ratedistortion: load: %w", err)
 	}
-	query, err := memvars.Query(inputs, b.opts.inputKey, b.opts.memoryKey)
+	query, err := memvars.Query(inputs, b.opts.InputKey, b.opts.MemoryKey)
 	if err != nil {
 		return nil, fmt.Errorf("ratedistortion: load: %w", err)
 	}
 	var qvec []float32
 	if query != "" {
-		v, err := b.opts.embedder.EmbedQuery(ctx, query)
+		v, err := b.opts.Embedder.EmbedQuery(ctx, query)
 		if err != nil {
 			return nil, fmt.Errorf("ratedistortion: embed query: %w", err)
 		}
@@ -64,7 +64,7 @@ func (b *Buffer) LoadMemoryVariables(ctx context.Context, inputs map[string]any)
 	// Rendered before it is installed: once it is the last load, a later
 	// load may retire it and the one after reuse its arrays.
 	var out any
-	if b.opts.returnMessages {
+	if b.opts.ReturnMessages {
 		out = sel.messages()
 	} else {
 		out = sel.render()
@@ -94,7 +94,7 @@ func (b *Buffer) LoadMemoryVariables(ctx context.Context, inputs map[string]any)
 		b.spare = sel
 	}
 	b.mu.Unlock()
-	return map[string]any{b.opts.memoryKey: out}, nil
+	return map[string]any{b.opts.MemoryKey: out}, nil
 }
 
 // scored is a unit's features and utility for one load.
@@ -193,7 +193,7 @@ func (b *Buffer) features(e *entry, rel float64, off relevance.Component) engram
 	if e.origin != "" {
 		age = b.seq
 	}
-	flags, rec := e.unit.Flags, recency(age, b.opts.halfLife)
+	flags, rec := e.unit.Flags, recency(age, b.opts.HalfLife)
 	if off&relevance.Flags != 0 {
 		flags &= engram.FlagPinned | engram.FlagDirective
 	}
@@ -234,7 +234,7 @@ func (b *Buffer) selectUnits(query string, qvec []float32, off relevance.Compone
 	b.spare = nil
 	order := b.chronological(s.order)
 	n := len(order)
-	*s = selection{b: b, query: query, budget: b.opts.budget,
+	*s = selection{b: b, query: query, budget: b.opts.Budget,
 		units: grow(s.units, n), kept: grow(s.kept, n), own: grow(s.own, n),
 		items: s.items[:0], members: s.members[:0], order: order}
 	rel := b.relevance(query, qvec, off)
@@ -275,7 +275,7 @@ func (b *Buffer) selectUnits(query string, qvec []float32, off relevance.Compone
 		k, ok := 0, false
 		s.units[i].e = e
 		if j := dependsOn(s, i); j >= 0 && len(e.toolIDs) == 0 && !e.unit.Flags.Has(engram.FlagPinned) &&
-			!items[s.units[j].item].Forced && items[s.units[j].item].Cost+cost <= facts.Room(e.facts, b.opts.budget) {
+			!items[s.units[j].item].Forced && items[s.units[j].item].Cost+cost <= facts.Room(e.facts, b.opts.Budget) {
 			// "But not green apples" means nothing without the turn
 			// before it, nor "no, I said Tuesday" with it: one item —
 			// within facts.Room, so that a chain of "but"s cannot grow
@@ -370,7 +370,7 @@ func (b *Buffer) redundancyEdges(items []knapsack.Item, members [][]int, units [
 		slices.Sort(terms[x])
 		terms[x] = slices.Compact(terms[x])
 	}
-	tau := b.opts.redundancy
+	tau := b.opts.Redundancy
 	red := make([]float64, len(items))
 	var edges []knapsack.Edge
 	for x := range cand {
@@ -525,7 +525,7 @@ func (s *selection) tokens() int {
 		}
 	}
 	last := ls[len(ls)-1]
-	return n - s.b.opts.counter(last) + s.b.opts.counter(strings.TrimSuffix(last, "\n"))
+	return n - s.b.opts.Counter(last) + s.b.opts.Counter(strings.TrimSuffix(last, "\n"))
 }
 
 func addVec(acc, v []float32) []float32 {

@@ -7,10 +7,9 @@ import (
 	"time"
 
 	"github.com/engram-go/engram"
-	"github.com/engram-go/engram/embed"
 	"github.com/engram-go/engram/gate"
 	"github.com/engram-go/engram/internal/guard"
-	"github.com/engram-go/engram/internal/memvars"
+	"github.com/engram-go/engram/internal/memopts"
 	"github.com/engram-go/engram/tokens"
 	"github.com/tmc/langchaingo/embeddings"
 	"github.com/tmc/langchaingo/llms"
@@ -21,96 +20,67 @@ import (
 type Option func(*options)
 
 type options struct {
-	budget         int
-	memoryKey      string
-	inputKey       string
-	outputKey      string
-	humanPrefix    string
-	aiPrefix       string
-	returnMessages bool
-	counter        engram.TokenCounter
-	encoding       tokens.Encoding
-	embedder       embeddings.Embedder
-	scorer         engram.Scorer
-	gate           *gate.Gate
-	summarizer     llms.Model
-	summaryShare   float64
-	maxUnits       int
-	maxUnitsSet    bool // WithMaxUnits was given
-	redundancy     float64
-	halfLife       float64
-	exactLimit     int
-	logger         *slog.Logger
-	now            func() time.Time
-	longTerm       engram.LongTerm
-	history        schema.ChatMessageHistory
-	facts          engram.FactExtractor
-	factsSet       bool // WithFacts was given, perhaps with nil
-	onError        func(error)
-	maxBytes       int
+	memopts.Shared
 
-	guards *guard.Plugins // set by validate: every plug-in is called through one
+	scorer       engram.Scorer
+	summarizer   llms.Model
+	summaryShare float64
+	exactLimit   int
+	longTerm     engram.LongTerm
 }
 
 func defaults() options {
-	return options{
-		budget:       2000,
-		memoryKey:    "history",
-		humanPrefix:  "Human",
-		aiPrefix:     "AI",
-		encoding:     tokens.CL100kBase,
-		summaryShare: 0,
-		redundancy:   0.9,
-		halfLife:     8,
-	}
+	o := options{Shared: memopts.Defaults()}
+	o.Redundancy, o.HalfLife = 0.9, 8
+	return o
 }
 
 // WithTokenBudget sets the most tokens LoadMemoryVariables returns, counted
 // exactly on the rendered history. Default 2000; must be positive.
-func WithTokenBudget(n int) Option { return func(o *options) { o.budget = n } }
+func WithTokenBudget(n int) Option { return func(o *options) { o.Budget = n } }
 
 // WithMemoryKey sets the key the history is returned under. Default "history".
-func WithMemoryKey(k string) Option { return func(o *options) { o.memoryKey = k } }
+func WithMemoryKey(k string) Option { return func(o *options) { o.MemoryKey = k } }
 
 // WithInputKey sets the key of the human message in SaveContext's inputs and
 // of the query in LoadMemoryVariables' inputs. Default "": the only key
 // other than the memory key, on save and on load alike, as langchaingo's
 // buffers resolve it; with several keys, save and load return an error
 // wrapping [engram.ErrInvalidInput] ("multiple keys and no input key set").
-func WithInputKey(k string) Option { return func(o *options) { o.inputKey = k } }
+func WithInputKey(k string) Option { return func(o *options) { o.InputKey = k } }
 
 // WithOutputKey sets the key of the AI message in SaveContext's outputs.
 // Default "": the only key; with several, "output" (where langchaingo's
 // agent executor answers beside its intermediate steps), else an error
 // wrapping [engram.ErrInvalidInput].
-func WithOutputKey(k string) Option { return func(o *options) { o.outputKey = k } }
+func WithOutputKey(k string) Option { return func(o *options) { o.OutputKey = k } }
 
 // WithHumanPrefix sets the label of human lines. Default "Human"; must be
 // non-empty and start with a visible character.
-func WithHumanPrefix(p string) Option { return func(o *options) { o.humanPrefix = p } }
+func WithHumanPrefix(p string) Option { return func(o *options) { o.HumanPrefix = p } }
 
 // WithAIPrefix sets the label of AI lines. Default "AI"; must be non-empty
 // and start with a visible character.
-func WithAIPrefix(p string) Option { return func(o *options) { o.aiPrefix = p } }
+func WithAIPrefix(p string) Option { return func(o *options) { o.AIPrefix = p } }
 
 // WithReturnMessages makes LoadMemoryVariables return []llms.ChatMessage
 // instead of a string. The budget still bounds the string rendering of those
 // messages. Their texts are as saved, line breaks included: the role is the
 // message's type, so nothing needs indenting. Default false.
-func WithReturnMessages(b bool) Option { return func(o *options) { o.returnMessages = b } }
+func WithReturnMessages(b bool) Option { return func(o *options) { o.ReturnMessages = b } }
 
 // WithEncoding selects the tiktoken encoding used to count tokens. Default
 // [tokens.CL100kBase]; [tokens.O200kBase] is the other embedded one.
-func WithEncoding(e tokens.Encoding) Option { return func(o *options) { o.encoding = e } }
+func WithEncoding(e tokens.Encoding) Option { return func(o *options) { o.Encoding = e } }
 
 // WithTokenCounter replaces the tiktoken counter. For the budget to hold
 // exactly, c must be additive over lines: count(a+b) ≤ count(a)+count(b)
 // for lines ending in "\n". Default: the exact tiktoken counter.
-func WithTokenCounter(c engram.TokenCounter) Option { return func(o *options) { o.counter = c } }
+func WithTokenCounter(c engram.TokenCounter) Option { return func(o *options) { o.Counter = c } }
 
 // WithEmbedder sets the embedder used for relevance and redundancy. Any
 // langchaingo embedder works. Default: engram's offline [embed.Embedder].
-func WithEmbedder(e embeddings.Embedder) Option { return func(o *options) { o.embedder = e } }
+func WithEmbedder(e embeddings.Embedder) Option { return func(o *options) { o.Embedder = e } }
 
 // WithScorer replaces the hand-set utility weights, for example with a
 // learned gate. A utility that is NaN, infinite or negative counts as 0,
@@ -124,7 +94,7 @@ func WithScorer(s engram.Scorer) Option { return func(o *options) { o.scorer = s
 // [Buffer.Reward] passes rewards on to the units the last load kept. The
 // caller owns the gate and may save it with gate's MarshalBinary. Default
 // nil: the scorer alone.
-func WithGate(g *gate.Gate) Option { return func(o *options) { o.gate = g } }
+func WithGate(g *gate.Gate) Option { return func(o *options) { o.Gate = g } }
 
 // WithSummarizer makes a model summarise what a load leaves out, instead of
 // the default extractive summary. Default nil.
@@ -147,7 +117,7 @@ func WithSummaryShare(f float64) Option { return func(o *options) { o.summarySha
 // stays small enough that every load scores every unit.
 // dmem.WithMaxUnits caps its core memory the same way.
 func WithMaxUnits(n int) Option {
-	return func(o *options) { o.maxUnits, o.maxUnitsSet = n, true }
+	return func(o *options) { o.MaxUnits, o.MaxUnitsSet = n, true }
 }
 
 // DefaultTierMaxUnits is the pool's cap over a long-term tier
@@ -158,12 +128,12 @@ const DefaultTierMaxUnits = 4096
 // count as repeats, in (0, 1]: a load values a unit less for each kept
 // unit this similar. Default 0.9. dmem.WithRedundancyThreshold is the same
 // idea: from it a new step may merge into a stored unit.
-func WithRedundancyThreshold(t float64) Option { return func(o *options) { o.redundancy = t } }
+func WithRedundancyThreshold(t float64) Option { return func(o *options) { o.Redundancy = t } }
 
 // WithHalfLife sets, in steps (units saved since), how fast a unit's
 // recency halves. Default 8; must be positive. dmem.WithHalfLife is the
 // same idea: how fast its priorities halve.
-func WithHalfLife(steps float64) Option { return func(o *options) { o.halfLife = steps } }
+func WithHalfLife(steps float64) Option { return func(o *options) { o.HalfLife = steps } }
 
 // WithRecencyHalfLife is [WithHalfLife].
 //
@@ -180,7 +150,7 @@ func WithExactLimit(n int) Option { return func(o *options) { o.exactLimit = n }
 // rather than fails on logs at Warn: a fact extractor's error, a long-term
 // tier that could not take or give units. Nothing logs at Info. Default
 // slog.Default().
-func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
+func WithLogger(l *slog.Logger) Option { return func(o *options) { o.Logger = l } }
 
 // WithLongTerm makes the buffer the working tier over lt (a *dmem.Memory,
 // say): the units the pool cap lets go (see [WithMaxUnits]) are demoted to
@@ -202,7 +172,7 @@ func WithLongTerm(lt engram.LongTerm) Option { return func(o *options) { o.longT
 // wrapping it and the buffer stores nothing (the messages before the
 // failed one stay in h). [Buffer.Clear] clears h too. Restore does not
 // write to h, which already holds the transcript. Default nil: no history.
-func WithChatHistory(h schema.ChatMessageHistory) Option { return func(o *options) { o.history = h } }
+func WithChatHistory(h schema.ChatMessageHistory) Option { return func(o *options) { o.Chat = h } }
 
 // WithFacts reads the facts each saved unit states with ex (an
 // [engram.FactExtractor]: adapters/langchaingo.FactExtractor asks a model),
@@ -223,7 +193,7 @@ func WithChatHistory(h schema.ChatMessageHistory) Option { return func(o *option
 // answers both the same way. Default none: no unit states a fact, and
 // only the text's own cues (corrections kept with what they correct) apply.
 func WithFacts(ex engram.FactExtractor) Option {
-	return func(o *options) { o.facts, o.factsSet = ex, true }
+	return func(o *options) { o.Facts, o.FactsSet = ex, true }
 }
 
 // WithErrorHandler has h told of every failure of what was plugged into
@@ -238,7 +208,7 @@ func WithFacts(ex engram.FactExtractor) Option {
 // on the caller's goroutine, outside the buffer's lock, and must not block
 // for long. Default nil: failures are logged and counted only.
 // dmem.WithErrorHandler is the same.
-func WithErrorHandler(h func(error)) Option { return func(o *options) { o.onError = h } }
+func WithErrorHandler(h func(error)) Option { return func(o *options) { o.OnError = h } }
 
 // WithMaxMessageBytes refuses a message longer than n bytes (as stored:
 // valid UTF-8, trailing white space dropped): the call that carries it
@@ -248,92 +218,43 @@ func WithErrorHandler(h func(error)) Option { return func(o *options) { o.onErro
 // and vector come from them), its tokens are counted whole, about 0.1 s a
 // MiB. Default 0: no limit; must not be negative.
 // dmem.WithMaxMessageBytes is the same.
-func WithMaxMessageBytes(n int) Option { return func(o *options) { o.maxBytes = n } }
+func WithMaxMessageBytes(n int) Option { return func(o *options) { o.MaxBytes = n } }
 
 // WithClock sets the clock that stamps units. Default time.Now.
-func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
+func WithClock(now func() time.Time) Option { return func(o *options) { o.Now = now } }
 
 func (o *options) validate() error {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("ratedistortion: %s: %w", fmt.Sprintf(format, a...), engram.ErrInvalidOption)
 	}
+	if err := o.Validate("ratedistortion"); err != nil {
+		return err
+	}
 	switch {
-	case o.budget <= 0:
-		return bad("token budget %d must be positive", o.budget)
-	case o.memoryKey == "":
-		return bad("empty memory key")
-	case o.factsSet && o.facts == nil:
-		return bad("nil fact extractor")
 	case o.longTerm != nil && nilPointer(o.longTerm):
 		return bad("long-term tier is a nil %T", o.longTerm)
-	case !memvars.VisiblePrefix(o.humanPrefix) || !memvars.VisiblePrefix(o.aiPrefix):
-		return bad("prefixes %q, %q must be non-empty and start with a visible character", o.humanPrefix, o.aiPrefix)
 	case !(o.summaryShare >= 0 && o.summaryShare <= 0.5):
 		return bad("summary share %v not in [0, 0.5]", o.summaryShare)
-	case o.maxUnits < 0:
-		return bad("max units %d < 0", o.maxUnits)
-	case o.maxBytes < 0:
-		return bad("max message bytes %d < 0", o.maxBytes)
-	case !(o.redundancy > 0 && o.redundancy <= 1):
-		return bad("redundancy threshold %v not in (0, 1]", o.redundancy)
-	case !(o.halfLife > 0):
-		return bad("half-life %v must be positive", o.halfLife)
 	}
-	if o.longTerm != nil && !o.maxUnitsSet {
-		o.maxUnits = DefaultTierMaxUnits
-	}
-	if o.counter == nil {
-		c, err := tokens.Get(o.encoding)
-		if err != nil {
-			return fmt.Errorf("ratedistortion: %w: %w", engram.ErrInvalidOption, err)
-		}
-		o.counter = c.Count
-	}
-	if o.embedder == nil {
-		e, err := embed.New()
-		if err != nil {
-			return err
-		}
-		o.embedder = e
+	if o.longTerm != nil && !o.MaxUnitsSet {
+		o.MaxUnits = DefaultTierMaxUnits
 	}
 	if o.scorer == nil {
 		o.scorer = DefaultWeights
 	}
-	if o.gate != nil {
-		o.scorer = gate.Prior{Base: o.scorer, Gate: o.gate}
+	if o.Gate != nil {
+		o.scorer = gate.Prior{Base: o.scorer, Gate: o.Gate}
 	}
-	if o.logger == nil {
-		o.logger = slog.Default()
+	// The default embedder is GloVe alone: on real dialogue the hashed
+	// part added nothing to relevance (embed.DefaultGloVeShare).
+	if err := o.Resolve("ratedistortion"); err != nil {
+		return err
 	}
-	if o.now == nil {
-		o.now = time.Now
-	}
-	o.guard()
-	return nil
-}
-
-// guard routes every call into a plug-in through the buffer's guards
-// (internal/guard); the long-term tier is called through them in tier.go.
-// The default embedder is engram's own and is called directly.
-func (o *options) guard() {
-	h := o.onError
-	var onFail func(error)
-	if h != nil {
-		onFail = func(err error) { h(fmt.Errorf("ratedistortion: %w", err)) }
-	}
-	o.guards = guard.NewPlugins(o.logger, onFail)
-	if _, own := o.embedder.(*embed.Embedder); !own {
-		o.embedder = guard.Embedder(o.embedder, o.guards.Embedder)
-	}
-	if o.facts != nil {
-		o.facts = guard.Extractor(o.facts, o.guards.Facts)
-	}
+	// The long-term tier is called through the guards in tier.go.
 	if o.summarizer != nil {
-		o.summarizer = guard.Model(o.summarizer, o.guards.Summarizer)
+		o.summarizer = guard.Model(o.summarizer, o.Guards.Summarizer)
 	}
-	if o.history != nil {
-		o.history = guard.History(o.history, o.guards.ChatHistory)
-	}
+	return nil
 }
 
 // nilPointer reports whether v holds a nil pointer (a typed nil in an

@@ -11,7 +11,7 @@ func TestDeprecatedOptions(t *testing.T) {
 		old, new Option
 		field    func(o options) float64
 	}{
-		{"WithRecencyHalfLife", WithRecencyHalfLife(3), WithHalfLife(3), func(o options) float64 { return o.halfLife }},
+		{"WithRecencyHalfLife", WithRecencyHalfLife(3), WithHalfLife(3), func(o options) float64 { return o.HalfLife }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -179,7 +179,7 @@ func RestoreFile(ctx context.Context, path string, opts ...Option) (*Buffer, err
 // characters as they were).
 func (b *Buffer) linesFingerprint() string {
 	sample := b.line(engram.RoleHuman, "tokens 12345 ünïcödé\nAI: "+strings.Repeat("1\u0663", 350))
-	return fmt.Sprintf("%s|%s|%d|%d|escaped", b.opts.humanPrefix, b.opts.aiPrefix, b.opts.counter(sample), b.opts.counter(b.line(engram.RoleAI, "ok")))
+	return fmt.Sprintf("%s|%s|%d|%d|escaped", b.opts.HumanPrefix, b.opts.AIPrefix, b.opts.Counter(sample), b.opts.Counter(b.line(engram.RoleAI, "ok")))
 }
 
 // snapshot copies the buffer's state under its lock.
@@ -218,11 +218,11 @@ func (b *Buffer) install(ctx context.Context, s *snapshot) error {
 	}
 	if s.lines != b.linesFingerprint() {
 		for _, e := range es {
-			e.unit.Tokens = max(1, b.opts.counter(e.line))
+			e.unit.Tokens = max(1, b.opts.Counter(e.line))
 		}
 		for i := range s.demoted {
 			u := &s.demoted[i].Unit
-			u.Tokens = max(1, b.opts.counter(b.line(u.Role, u.Text)))
+			u.Tokens = max(1, b.opts.Counter(b.line(u.Role, u.Text)))
 		}
 	}
 	if len(s.credit) > 0 {
@@ -254,7 +254,7 @@ func (b *Buffer) checkEmbeddings(ctx context.Context, es []*entry) error {
 	if len(es) == 0 {
 		return nil
 	}
-	probe, err := b.opts.embedder.EmbedDocuments(ctx, []string{text.Excerpt(es[0].unit.Text)})
+	probe, err := b.opts.Embedder.EmbedDocuments(ctx, []string{text.Excerpt(es[0].unit.Text)})
 	if err != nil {
 		return fmt.Errorf("ratedistortion: restore: embed: %w", err)
 	}
@@ -276,7 +276,7 @@ func (b *Buffer) checkEmbeddings(ctx context.Context, es []*entry) error {
 	for i, e := range es {
 		texts[i] = text.Excerpt(e.unit.Text)
 	}
-	vecs, err := b.opts.embedder.EmbedDocuments(ctx, texts)
+	vecs, err := b.opts.Embedder.EmbedDocuments(ctx, texts)
 	if err != nil {
 		return fmt.Errorf("ratedistortion: restore: embed again: %w", err)
 	}

@@ -288,7 +288,7 @@ func TestRestoreRecountsTokens(t *testing.T) {
 
 	d := restored(t, data, persistOpts()...) // tiktoken's counts, not bytes
 	for _, e := range d.pool {
-		if want := max(1, d.opts.counter(e.line)); e.unit.Tokens != want {
+		if want := max(1, d.opts.Counter(e.line)); e.unit.Tokens != want {
 			t.Fatalf("unit %s: %d tokens under tiktoken, want %d", e.unit.ID, e.unit.Tokens, want)
 		}
 	}

@@ -70,11 +70,11 @@ func (b *Buffer) summarise(ctx context.Context, s *selection) error {
 	if err != nil {
 		return err
 	}
-	fits := func(x string) bool { return b.opts.counter(summaryLine(x)) <= room }
+	fits := func(x string) bool { return b.opts.Counter(summaryLine(x)) <= room }
 	if sum = trimToFit(sum, fits); sum != "" {
 		line := summaryLine(sum)
 		s.summary = []string{line}
-		s.sumTok = b.headerTokens + b.opts.counter(line)
+		s.sumTok = b.headerTokens + b.opts.Counter(line)
 	}
 	return nil
 }
@@ -114,7 +114,7 @@ func (b *Buffer) sentences(e *entry) []sentence {
 				continue
 			}
 			line := "- " + memvars.Line(b.prefix(e.unit.Role), sen)
-			e.sents = append(e.sents, sentence{line, b.opts.counter(line), terms, text.Flags(sen).Count()})
+			e.sents = append(e.sents, sentence{line, b.opts.Counter(line), terms, text.Flags(sen).Count()})
 		}
 	}
 	return e.sents

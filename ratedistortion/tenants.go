@@ -33,7 +33,7 @@ func NewTenants(opts ...Option) (*Tenants, error) {
 	if err != nil {
 		return nil, err
 	}
-	if b.opts.history != nil {
+	if b.opts.Chat != nil {
 		// One history for every namespace would mix their transcripts.
 		return nil, fmt.Errorf("ratedistortion: tenants: one chat history for every namespace: %w", engram.ErrInvalidOption)
 	}
@@ -41,7 +41,7 @@ func NewTenants(opts ...Option) (*Tenants, error) {
 		// One long-term tier would recall one namespace's units into another's.
 		return nil, fmt.Errorf("ratedistortion: tenants: one long-term tier for every namespace: %w", engram.ErrInvalidOption)
 	}
-	return &Tenants{opts: opts, gate: b.opts.gate, buffers: make(map[engram.Namespace]*Buffer)}, nil
+	return &Tenants{opts: opts, gate: b.opts.Gate, buffers: make(map[engram.Namespace]*Buffer)}, nil
 }
 
 // For returns the buffer of namespace ns, creating it on first use. An

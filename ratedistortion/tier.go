@@ -45,7 +45,7 @@ func (b *Buffer) handDown(ctx context.Context) {
 	ds, cleared := slices.Clone(b.demoted), b.cleared
 	b.handing = true
 	b.mu.Unlock()
-	_, err := guard.Do(ctx, b.opts.guards.LongTerm, "demote", func(ctx context.Context) (struct{}, error) {
+	_, err := guard.Do(ctx, b.opts.Guards.LongTerm, "demote", func(ctx context.Context) (struct{}, error) {
 		taken := false
 		// Runs when the tier returns, however late: only then may the
 		// next hand-down start.
@@ -58,11 +58,11 @@ func (b *Buffer) handDown(ctx context.Context) {
 		b.handedDown(len(ds), cleared, false)
 	}
 	if err != nil {
-		b.opts.logger.Warn("ratedistortion: long-term tier: demote failed; will retry",
+		b.opts.Logger.Warn("ratedistortion: long-term tier: demote failed; will retry",
 			"units", len(ds), "error", err)
 		return
 	}
-	b.opts.logger.Debug("ratedistortion: long-term tier: demoted units", "units", len(ds))
+	b.opts.Logger.Debug("ratedistortion: long-term tier: demoted units", "units", len(ds))
 }
 
 // handedDown ends a hand-down of the first n queued units: if the tier
@@ -86,11 +86,11 @@ func (b *Buffer) recall(ctx context.Context, query string) (map[string]bool, []*
 	if b.opts.longTerm == nil || query == "" {
 		return nil, nil
 	}
-	us, err := guard.Do(ctx, b.opts.guards.LongTerm, "recall", func(ctx context.Context) ([]engram.Unit, error) {
-		return b.opts.longTerm.Recall(ctx, query, b.opts.budget)
+	us, err := guard.Do(ctx, b.opts.Guards.LongTerm, "recall", func(ctx context.Context) ([]engram.Unit, error) {
+		return b.opts.longTerm.Recall(ctx, query, b.opts.Budget)
 	})
 	if err != nil {
-		b.opts.logger.Warn("ratedistortion: long-term tier: recall failed; loading from the pool alone", "error", err)
+		b.opts.Logger.Warn("ratedistortion: long-term tier: recall failed; loading from the pool alone", "error", err)
 		return nil, nil
 	}
 	got := make(map[string]bool, len(us))
@@ -117,7 +117,7 @@ func (b *Buffer) recall(ctx context.Context, query string) (map[string]bool, []*
 	}
 	es, err := b.prepare(ctx, ds)
 	if err != nil {
-		b.opts.logger.Warn("ratedistortion: long-term tier: recalled units not prepared; loading from the pool alone", "error", err)
+		b.opts.Logger.Warn("ratedistortion: long-term tier: recalled units not prepared; loading from the pool alone", "error", err)
 		return nil, nil
 	}
 	for i, e := range es {

@@ -319,8 +319,8 @@ func TestDefaultCapWithATier(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if b.opts.maxUnits != tc.want {
-			t.Errorf("%d options: cap %d, want %d", len(tc.opts), b.opts.maxUnits, tc.want)
+		if b.opts.MaxUnits != tc.want {
+			t.Errorf("%d options: cap %d, want %d", len(tc.opts), b.opts.MaxUnits, tc.want)
 		}
 	}
 }

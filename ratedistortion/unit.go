@@ -131,7 +131,7 @@ func (d *draft) aiCall(m llms.AIChatMessage) {
 
 // prefix returns the label a role's lines start with.
 func (b *Buffer) prefix(r engram.Role) string {
-	return memvars.Label(r, b.opts.humanPrefix, b.opts.aiPrefix)
+	return memvars.Label(r, b.opts.HumanPrefix, b.opts.AIPrefix)
 }
 
 // line renders one unit as it appears in the history, newline included;
@@ -146,7 +146,7 @@ func (b *Buffer) prepare(ctx context.Context, ds []draft) ([]*entry, error) {
 	for i, d := range ds {
 		texts[i] = text.Excerpt(d.text)
 	}
-	vecs, err := b.opts.embedder.EmbedDocuments(ctx, texts)
+	vecs, err := b.opts.Embedder.EmbedDocuments(ctx, texts)
 	if err != nil {
 		return nil, fmt.Errorf("ratedistortion: embed: %w", err)
 	}
@@ -154,7 +154,7 @@ func (b *Buffer) prepare(ctx context.Context, ds []draft) ([]*entry, error) {
 		return nil, fmt.Errorf("ratedistortion: embedder returned %d vectors for %d texts", len(vecs), len(ds))
 	}
 	out := make([]*entry, len(ds))
-	now := b.opts.now()
+	now := b.opts.Now()
 	for i, d := range ds {
 		line := b.line(d.role, d.text)
 		out[i] = &entry{
@@ -163,7 +163,7 @@ func (b *Buffer) prepare(ctx context.Context, ds []draft) ([]*entry, error) {
 				Role:      d.role,
 				Text:      d.text,
 				Time:      now,
-				Tokens:    max(1, b.opts.counter(line)),
+				Tokens:    max(1, b.opts.Counter(line)),
 				Embedding: embed.Normalized(vecs[i]),
 				Flags:     text.Flags(texts[i]),
 			},

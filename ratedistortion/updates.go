@@ -75,7 +75,7 @@ func (s *selection) dateHeaders(count func(string) int) {
 // over budget. b.mu is held.
 func (b *Buffer) fitHeaders(s *selection, budget int, edges []knapsack.Edge) {
 	first := s.sol
-	s.dateHeaders(b.opts.counter)
+	s.dateHeaders(b.opts.Counter)
 	room := budget
 	for try := 0; try < 6 && s.sol.Cost+s.headTok > budget; try++ {
 		room -= s.sol.Cost + s.headTok - budget
@@ -85,7 +85,7 @@ func (b *Buffer) fitHeaders(s *selection, budget int, edges []knapsack.Edge) {
 		}
 		s.sol = sol
 		s.keep(sol)
-		s.dateHeaders(b.opts.counter)
+		s.dateHeaders(b.opts.Counter)
 	}
 	if s.sol.Cost+s.headTok > budget {
 		s.sol = first

@@ -143,7 +143,7 @@ func TestBackendsTerminated(t *testing.T) {
 	defer m2.Close()
 	have := make(map[string]bool)
 	for _, r := range [...]dmem.Route{dmem.RouteCore, dmem.RouteShort} {
-		for _, u := range m2.Units(r) {
+		for _, u := range m2.UnitsIn(r) {
 			have[u.Text] = true
 		}
 	}

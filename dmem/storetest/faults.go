@@ -79,7 +79,7 @@ func (s *suite) faults(t *testing.T) {
 	defer m.Close()
 	have := make(map[string]bool)
 	for _, r := range [...]dmem.Route{dmem.RouteCore, dmem.RouteShort} {
-		for _, u := range m.Units(r) {
+		for _, u := range m.UnitsIn(r) {
 			have[u.Text] = true
 		}
 	}

@@ -739,7 +739,7 @@ func (s *suite) memories(t *testing.T) {
 		}
 		tag := fmt.Sprintf("tenant%03d", ten)
 		for _, r := range []dmem.Route{dmem.RouteCore, dmem.RouteShort} {
-			for _, u := range m.Units(r) {
+			for _, u := range m.UnitsIn(r) {
 				if !strings.Contains(u.Text, tag) {
 					t.Fatalf("reopened memory of %s holds %q", tag, u.Text)
 				}
@@ -785,7 +785,7 @@ func (s *suite) facts(t *testing.T) {
 	defer m.Close()
 	ids := map[string]string{}
 	for _, r := range []dmem.Route{dmem.RouteCore, dmem.RouteShort} {
-		for _, u := range m.Units(r) {
+		for _, u := range m.UnitsIn(r) {
 			ids[u.Text] = u.ID
 			if want := said[u.Text]; !slices.Equal(u.Facts, want) {
 				t.Errorf("reopened %s %q states %v, want %v", u.ID, u.Text, u.Facts, want)

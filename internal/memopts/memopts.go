@@ -1,0 +1,129 @@
+package memopts
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/embed"
+	"github.com/engram-go/engram/gate"
+	"github.com/engram-go/engram/internal/guard"
+	"github.com/engram-go/engram/internal/memvars"
+	"github.com/engram-go/engram/tokens"
+	"github.com/tmc/langchaingo/embeddings"
+	"github.com/tmc/langchaingo/schema"
+)
+
+// Shared are the options both memories take, under the same names
+// (WithTokenBudget sets Budget, and so on).
+type Shared struct {
+	Budget         int    // the most tokens a load returns
+	MemoryKey      string // the key a load returns the history under
+	InputKey       string // the human message's key on save, the query's on load; "" for the only key
+	OutputKey      string // the AI message's key on save; "" for the only key, else "output"
+	HumanPrefix    string // the label of human lines
+	AIPrefix       string // the label of AI lines
+	ReturnMessages bool   // a load returns []llms.ChatMessage, not a string
+	Encoding       tokens.Encoding
+	Counter        engram.TokenCounter // nil: the exact counter of Encoding
+	Embedder       embeddings.Embedder // nil: engram's own, as the memory asks (Resolve)
+	Gate           *gate.Gate          // the learned gate, or nil
+	HalfLife       float64             // in steps: recency's in one memory, priorities' in the other
+	Redundancy     float64             // the cosine from which two units count as repeats
+	MaxUnits       int                 // the cap on the units held; 0 for none
+	MaxUnitsSet    bool                // WithMaxUnits was given
+	MaxBytes       int                 // the longest message stored; 0 for any
+	Logger         *slog.Logger
+	Now            func() time.Time
+	Chat           schema.ChatMessageHistory // the transcript's mirror, or nil
+	Facts          engram.FactExtractor
+	FactsSet       bool        // WithFacts was given, perhaps with nil
+	OnError        func(error) // told of every plug-in's failure, or nil
+
+	// Guards is set by Resolve: every plug-in is called through one.
+	Guards *guard.Plugins
+}
+
+// Defaults returns the defaults both memories share; each sets its own
+// HalfLife and Redundancy.
+func Defaults() Shared {
+	return Shared{
+		Budget:      2000,
+		MemoryKey:   "history",
+		HumanPrefix: "Human",
+		AIPrefix:    "AI",
+		Encoding:    tokens.CL100kBase,
+	}
+}
+
+// Validate checks the shared options. pkg names the memory in errors
+// ("dmem"); every error wraps [engram.ErrInvalidOption].
+func (s *Shared) Validate(pkg string) error {
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%s: %s: %w", pkg, fmt.Sprintf(format, a...), engram.ErrInvalidOption)
+	}
+	switch {
+	case s.Budget <= 0:
+		return bad("token budget %d must be positive", s.Budget)
+	case s.MemoryKey == "":
+		return bad("empty memory key")
+	case s.FactsSet && s.Facts == nil:
+		return bad("nil fact extractor")
+	case !memvars.VisiblePrefix(s.HumanPrefix) || !memvars.VisiblePrefix(s.AIPrefix):
+		return bad("prefixes %q, %q must be non-empty and start with a visible character", s.HumanPrefix, s.AIPrefix)
+	case s.MaxUnits < 0:
+		return bad("max units %d < 0", s.MaxUnits)
+	case s.MaxBytes < 0:
+		return bad("max message bytes %d < 0", s.MaxBytes)
+	case !(s.Redundancy > 0 && s.Redundancy <= 1):
+		return bad("redundancy threshold %v not in (0, 1]", s.Redundancy)
+	case !(s.HalfLife > 0) || s.HalfLife > 1e12:
+		return bad("half-life %v must be positive and finite", s.HalfLife)
+	}
+	return nil
+}
+
+// Resolve fills in what was left unset — the counter of the encoding, the
+// default embedder (engram's own, made with embedder), the logger and the
+// clock — and routes every call into the embedder, the fact extractor
+// and the chat history through the memory's guards. The default embedder
+// is engram's own and is called directly. pkg names the memory in the
+// errors the guards pass on.
+func (s *Shared) Resolve(pkg string, embedder ...embed.Option) error {
+	if s.Counter == nil {
+		c, err := tokens.Get(s.Encoding)
+		if err != nil {
+			return fmt.Errorf("%s: %w: %w", pkg, engram.ErrInvalidOption, err)
+		}
+		s.Counter = c.Count
+	}
+	if s.Embedder == nil {
+		e, err := embed.New(embedder...)
+		if err != nil {
+			return fmt.Errorf("%s: %w", pkg, err)
+		}
+		s.Embedder = e
+	}
+	if s.Logger == nil {
+		s.Logger = slog.Default()
+	}
+	if s.Now == nil {
+		s.Now = time.Now
+	}
+	var onFail func(error)
+	if h := s.OnError; h != nil {
+		onFail = func(err error) { h(fmt.Errorf("%s: %w", pkg, err)) }
+	}
+	s.Guards = guard.NewPlugins(s.Logger, onFail)
+	if _, own := s.Embedder.(*embed.Embedder); !own {
+		s.Embedder = guard.Embedder(s.Embedder, s.Guards.Embedder)
+	}
+	if s.Facts != nil {
+		s.Facts = guard.Extractor(s.Facts, s.Guards.Facts)
+	}
+	if s.Chat != nil {
+		s.Chat = guard.History(s.Chat, s.Guards.ChatHistory)
+	}
+	return nil
+}

@@ -1,0 +1,96 @@
+package memopts
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/embed"
+	"github.com/engram-go/engram/tokens"
+)
+
+func valid() Shared {
+	s := Defaults()
+	s.HalfLife, s.Redundancy = 8, 0.9
+	return s
+}
+
+func TestValidate(t *testing.T) {
+	if s := valid(); s.Validate("mem") != nil {
+		t.Fatalf("the defaults do not validate: %v", s.Validate("mem"))
+	}
+	for _, tt := range []struct {
+		name string
+		set  func(*Shared)
+		says string
+	}{
+		{"budget", func(s *Shared) { s.Budget = 0 }, "token budget 0"},
+		{"memory key", func(s *Shared) { s.MemoryKey = "" }, "empty memory key"},
+		{"nil extractor", func(s *Shared) { s.FactsSet = true }, "nil fact extractor"},
+		{"blank prefix", func(s *Shared) { s.HumanPrefix = " " }, "prefixes"},
+		{"max units", func(s *Shared) { s.MaxUnits = -1 }, "max units -1"},
+		{"max bytes", func(s *Shared) { s.MaxBytes = -1 }, "max message bytes -1"},
+		{"redundancy", func(s *Shared) { s.Redundancy = 1.5 }, "redundancy threshold 1.5"},
+		{"half-life NaN", func(s *Shared) { s.HalfLife = math.NaN() }, "half-life NaN"},
+		{"half-life infinite", func(s *Shared) { s.HalfLife = math.Inf(1) }, "half-life +Inf"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := valid()
+			tt.set(&s)
+			err := s.Validate("mem")
+			if !errors.Is(err, engram.ErrInvalidOption) || !strings.HasPrefix(err.Error(), "mem: ") || !strings.Contains(err.Error(), tt.says) {
+				t.Errorf("got %v, want an ErrInvalidOption saying %q, named mem", err, tt.says)
+			}
+		})
+	}
+}
+
+// failing is an embedder that always fails.
+type failing struct{}
+
+func (failing) EmbedDocuments(context.Context, []string) ([][]float32, error) {
+	return nil, errors.New("down")
+}
+func (failing) EmbedQuery(context.Context, string) ([]float32, error) { return nil, errors.New("down") }
+
+func TestResolve(t *testing.T) {
+	s := valid()
+	if err := s.Resolve("mem", embed.WithGloVeShare(0.5), embed.WithDimensions(32)); err != nil {
+		t.Fatal(err)
+	}
+	own, ok := s.Embedder.(*embed.Embedder)
+	if !ok || own.Dimensions() != embed.GloVeDimensions+32 {
+		t.Errorf("default embedder %T, want engram's own as asked", s.Embedder)
+	}
+	c, err := tokens.Get(tokens.CL100kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Counter == nil || s.Counter("hello world") != c.Count("hello world") || s.Logger == nil || s.Now == nil || s.Guards == nil {
+		t.Error("Resolve left the counter, logger, clock or guards unset")
+	}
+
+	// A foreign embedder is called through the guards, which name the
+	// memory in what they pass on.
+	var got error
+	s = valid()
+	s.Embedder, s.OnError = failing{}, func(err error) { got = err }
+	if err := s.Resolve("mem"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Embedder.EmbedQuery(context.Background(), "x"); err == nil {
+		t.Fatal("the failing embedder's error was lost")
+	}
+	if got == nil || !strings.HasPrefix(got.Error(), "mem: ") || s.Guards.Failures().Embedder != 1 {
+		t.Errorf("handler told %v, failures %+v; want one embedder failure named mem", got, s.Guards.Failures())
+	}
+
+	s = valid()
+	s.Encoding = tokens.Encoding("nope")
+	if err := s.Resolve("mem"); !errors.Is(err, engram.ErrInvalidOption) {
+		t.Errorf("unknown encoding: %v, want ErrInvalidOption", err)
+	}
+}
