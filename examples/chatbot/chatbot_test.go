@@ -80,7 +80,10 @@ func TestRecallAtSmallBudget(t *testing.T) {
 
 // reworded are scripts of five facts, 120 lines of small talk, then five
 // questions worded away from the facts they ask about, and what each right
-// answer holds.
+// answer holds. All but paraphrase.txt were written without looking at the
+// memories' answers: pets.txt to teacher.txt by someone who had not seen
+// the others, with small talk that shares a word with a question ("We
+// walked past a puppy training class" before "What breed is my puppy?").
 var reworded = []struct {
 	script string
 	qs     []struct{ question, fact string }
@@ -116,36 +119,95 @@ var reworded = []struct {
 		{"Where is the extra key for the house?", "flowerpot"},
 		{"Which blood group am I?", "O negative"},
 	}, false},
+	{"pets.txt", []struct{ question, fact string }{
+		{"What breed is my puppy?", "beagle"},
+		{"What does my sibling do for work?", "electrician"},
+		{"When did we get married?", "3rd of October"},
+		{"Where are my backup spectacles?", "blue drawer"},
+		{"Which ingredient must I stay away from?", "gluten"},
+	}, false},
+	{"career.txt", []struct{ question, fact string }{
+		{"What's my profession?", "accountant"},
+		{"Which Japanese city am I off to?", "Kyoto"},
+		{"What combination opens my bicycle padlock?", "4817"},
+		{"Where does my grandpa come from?", "Galway"},
+		{"How far do I jog?", "five kilometres"},
+	}, false},
+	{"health.txt", []struct{ question, fact string }{
+		{"Which antibiotic can't I have?", "penicillin"},
+		{"Who is my counsellor?", "Huang"},
+		{"When do I take my medication?", "seven"},
+		{"How old will my brother's daughter be?", "twelve"},
+		{"Where is our rainy-day money?", "biscuit tin"},
+	}, false},
+	{"hobbies.txt", []struct{ question, fact string }{
+		{"What sort of antiques do I hoard?", "fountain pens"},
+		{"Which group do I love listening to?", "Radiohead"},
+		{"Where do we holiday each year?", "Bergen"},
+		{"What's my other half's occupation?", "firefighter"},
+		{"What's the PIN for the car shed?", "2290"},
+	}, false},
+	{"numbers.txt", []struct{ question, fact string }{
+		{"What are the last digits of my travel document?", "5531"},
+		{"When is my birthday?", "22nd of February"},
+		{"Which storey do we live on?", "fourth"},
+		{"Who do we lease our home from?", "Ferreira"},
+		{"How much does our apartment cost each month?", "950"},
+	}, false},
+	{"school.txt", []struct{ question, fact string }{
+		{"Where does my boy study?", "Hillcrest"},
+		{"What is my spouse called?", "Priya"},
+		{"What kind of vehicle do I own?", "Volvo"},
+		{"What dish do I enjoy most?", "green curry"},
+		{"Which race am I preparing for?", "Berlin"},
+	}, false},
+	{"teacher.txt", []struct{ question, fact string }{
+		{"What subject do I give lessons in?", "history"},
+		{"Where does my closest pal live now?", "Vancouver"},
+		{"What's the code for the internet at work?", "tulip-4420"},
+		{"What am I afraid of?", "spiders"},
+		{"When is my husband's mum coming?", "14th of May"},
+	}, false},
 }
 
 // TestParaphrasedRecall replays each reworded script at the default budget
 // on both engram memories. Every answer quotes a line the memory kept and
 // names the unit and the memory's rank of it, or says the memory returned
 // nothing relevant. On paraphrase.txt both memories keep every fact and the
-// chatbot answers all five. On the others the memories do not yet keep
-// every fact within 120 tokens (a fact's statement shares no word with its
-// question, and small talk beside it often does), so their recall is
-// reported, not enforced: a stand-in can only quote what the memory kept.
+// chatbot answers all five. On the others they do not: a fact shares no
+// word with its question, and small talk that shares one ("How far do I
+// jog?" and "I made a curry that was far too spicy.") outranks it by BM25,
+// 0.7 of relevance, so the fact is mostly not kept within 120 tokens, or
+// kept below the small talk. Their recall is reported, not enforced, and
+// the total over all the scripts is logged: a script's all turns true
+// when both memories answer it whole.
 func TestParaphrasedRecall(t *testing.T) {
+	right := map[string]int{}
+	asked := 0
+	defer func() {
+		t.Logf("all reworded scripts: rd %d, dmem %d of %d", right["rd"], right["dmem"], asked)
+	}()
 	for _, sc := range reworded {
+		asked += len(sc.qs)
 		for _, memory := range []string{"rd", "dmem"} {
 			t.Run(sc.script+"/"+memory, func(t *testing.T) {
 				as := answers(chat(t, "", "-memory", memory, "-script", filepath.Join("testdata", sc.script)))
-				right := 0
+				n := 0
 				for _, q := range sc.qs {
 					a := as[q.question]
 					if a != dontKnow && !strings.Contains(a, "(memory unit u") {
 						t.Errorf("%q: answered %q, which does not say which unit the memory kept", q.question, a)
 					}
 					if strings.Contains(a, q.fact) {
-						right++
+						n++
 					} else if sc.all {
 						t.Errorf("%q: answered %q, want %q", q.question, a, q.fact)
 					} else {
 						t.Logf("%q: answered %q, want %q", q.question, a, q.fact)
 					}
 				}
-				t.Logf("%s, -memory %s: %d of %d", sc.script, memory, right, len(sc.qs))
+				right[memory] += n
+				t.Logf("%s, -memory %s: %d of %d", sc.script, memory, n, len(sc.qs))
 			})
 		}
 	}
