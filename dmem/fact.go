@@ -90,13 +90,8 @@ func (m *Memory) slotVectors(ctx context.Context) {
 	if len(keys) == 0 {
 		return
 	}
-	vs, err := m.opts.Embedder.EmbedDocuments(ctx, texts)
-	if err == nil && len(vs) != len(keys) {
-		err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vs), len(keys))
-	}
-	if err != nil {
-		m.opts.Logger.Warn("dmem: fact slots not embedded; a load finds them through their statements alone",
-			"namespace", m.opts.ns.String(), "error", err)
+	vs := m.opts.EmbedSlots(ctx, "dmem", texts, "namespace", m.opts.ns.String())
+	if vs == nil {
 		return
 	}
 	m.mu.Lock()

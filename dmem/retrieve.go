@@ -73,12 +73,9 @@ type cand struct {
 // ([WithInputKey]): several keys and none set, a missing input key or a
 // non-string query give [engram.ErrInvalidInput].
 func (m *Memory) LoadMemoryVariables(ctx context.Context, inputs map[string]any) (map[string]any, error) {
-	if err := memvars.Context(ctx); err != nil {
-		return nil, fmt.Errorf("dmem: load: %w", err)
-	}
-	query, err := memvars.Query(inputs, m.opts.InputKey, m.opts.MemoryKey)
+	query, err := m.opts.Query(ctx, "dmem", inputs)
 	if err != nil {
-		return nil, fmt.Errorf("dmem: load: %w", err)
+		return nil, err
 	}
 	kept, err := m.choose(ctx, query, m.opts.Budget)
 	if err != nil {

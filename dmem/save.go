@@ -23,16 +23,9 @@ import (
 // is stored with U+FFFD in place of bad bytes, and trailing white space is
 // dropped (it would merge with the line break and spoil the exact count).
 func (m *Memory) SaveContext(ctx context.Context, inputs, outputs map[string]any) error {
-	if err := memvars.Context(ctx); err != nil {
-		return fmt.Errorf("dmem: save: %w", err)
-	}
-	in, err := memvars.Input(inputs, m.opts.InputKey, m.opts.MemoryKey)
+	in, out, err := m.opts.Exchange(ctx, "dmem", inputs, outputs)
 	if err != nil {
-		return fmt.Errorf("dmem: save inputs: %w", err)
-	}
-	out, err := memvars.Output(outputs, m.opts.OutputKey, m.opts.MemoryKey)
-	if err != nil {
-		return fmt.Errorf("dmem: save outputs: %w", err)
+		return err
 	}
 	var ds []draft
 	if strings.TrimSpace(in) != "" {

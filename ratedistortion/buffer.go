@@ -114,16 +114,9 @@ func (b *Buffer) MemoryVariables(context.Context) []string { return []string{b.o
 // white space is dropped (it would merge with the line break and spoil
 // the exact count).
 func (b *Buffer) SaveContext(ctx context.Context, inputs, outputs map[string]any) error {
-	if err := memvars.Context(ctx); err != nil {
-		return fmt.Errorf("ratedistortion: save: %w", err)
-	}
-	in, err := memvars.Input(inputs, b.opts.InputKey, b.opts.MemoryKey)
+	in, out, err := b.opts.Exchange(ctx, "ratedistortion", inputs, outputs)
 	if err != nil {
-		return fmt.Errorf("ratedistortion: save inputs: %w", err)
-	}
-	out, err := memvars.Output(outputs, b.opts.OutputKey, b.opts.MemoryKey)
-	if err != nil {
-		return fmt.Errorf("ratedistortion: save outputs: %w", err)
+		return err
 	}
 	if strings.TrimSpace(in) == "" && strings.TrimSpace(out) == "" {
 		return fmt.Errorf("ratedistortion: save: empty input and output: %w", engram.ErrInvalidInput)

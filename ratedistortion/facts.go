@@ -91,12 +91,8 @@ func (b *Buffer) embedSlots(ctx context.Context, es []*entry) {
 	if len(keys) == 0 {
 		return
 	}
-	vs, err := b.opts.Embedder.EmbedDocuments(ctx, texts)
-	if err == nil && len(vs) != len(keys) {
-		err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vs), len(keys))
-	}
-	if err != nil {
-		b.opts.Logger.Warn("ratedistortion: fact slots not embedded; a load finds them through their statements alone", "error", err)
+	vs := b.opts.EmbedSlots(ctx, "ratedistortion", texts)
+	if vs == nil {
 		return
 	}
 	b.mu.Lock()

@@ -31,12 +31,9 @@ const redundancyCandidates = 12
 // [engram.ErrInvalidInput]. If pinned units alone
 // exceed the budget it returns [engram.ErrBudgetTooSmall].
 func (b *Buffer) LoadMemoryVariables(ctx context.Context, inputs map[string]any) (map[string]any, error) {
-	if err := memvars.Context(ctx); err != nil {
-		return nil, fmt.Errorf("ratedistortion: load: %w", err)
-	}
-	query, err := memvars.Query(inputs, b.opts.InputKey, b.opts.MemoryKey)
+	query, err := b.opts.Query(ctx, "ratedistortion", inputs)
 	if err != nil {
-		return nil, fmt.Errorf("ratedistortion: load: %w", err)
+		return nil, err
 	}
 	var qvec []float32
 	if query != "" {

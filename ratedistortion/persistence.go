@@ -293,14 +293,11 @@ func (b *Buffer) checkEmbeddings(ctx context.Context, es []*entry) error {
 // same way, or are both zero (an embedder that knows none of a text's
 // words).
 func agree(a, b []float32) bool {
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	return dot >= sameEmbedder || na == 0 && nb == 0
+	return relevance.Dot(a, b) >= sameEmbedder || zero(a) && zero(b)
 }
+
+// zero reports whether every component of v is 0.
+func zero(v []float32) bool { return !slices.ContainsFunc(v, func(x float32) bool { return x != 0 }) }
 
 // encode returns s in the saved format.
 func (s *snapshot) encode() []byte { return s.encodeVersion(formatVersion) }

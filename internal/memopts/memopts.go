@@ -1,6 +1,7 @@
 package memopts
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"time"
@@ -126,4 +127,49 @@ func (s *Shared) Resolve(pkg string, embedder ...embed.Option) error {
 		s.Chat = guard.History(s.Chat, s.Guards.ChatHistory)
 	}
 	return nil
+}
+
+// Exchange returns the human and AI messages of a SaveContext call, found
+// by the input and output keys as langchaingo's buffers find them, after
+// checking ctx. Its errors are named pkg's save.
+func (s *Shared) Exchange(ctx context.Context, pkg string, inputs, outputs map[string]any) (in, out string, err error) {
+	if err := memvars.Context(ctx); err != nil {
+		return "", "", fmt.Errorf("%s: save: %w", pkg, err)
+	}
+	if in, err = memvars.Input(inputs, s.InputKey, s.MemoryKey); err != nil {
+		return "", "", fmt.Errorf("%s: save inputs: %w", pkg, err)
+	}
+	if out, err = memvars.Output(outputs, s.OutputKey, s.MemoryKey); err != nil {
+		return "", "", fmt.Errorf("%s: save outputs: %w", pkg, err)
+	}
+	return in, out, nil
+}
+
+// Query returns the query of a LoadMemoryVariables call, found by the
+// input key as on save, after checking ctx. Its errors are named pkg's
+// load.
+func (s *Shared) Query(ctx context.Context, pkg string, inputs map[string]any) (string, error) {
+	if err := memvars.Context(ctx); err != nil {
+		return "", fmt.Errorf("%s: load: %w", pkg, err)
+	}
+	q, err := memvars.Query(inputs, s.InputKey, s.MemoryKey)
+	if err != nil {
+		return "", fmt.Errorf("%s: load: %w", pkg, err)
+	}
+	return q, nil
+}
+
+// EmbedSlots embeds the words of fact slots ("Omar home city") for a load
+// to compare with its query. A failure is logged, with attrs, and gives
+// nil: the slots are then found through their statements alone.
+func (s *Shared) EmbedSlots(ctx context.Context, pkg string, texts []string, attrs ...any) [][]float32 {
+	vs, err := s.Embedder.EmbedDocuments(ctx, texts)
+	if err == nil && len(vs) != len(texts) {
+		err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vs), len(texts))
+	}
+	if err != nil {
+		s.Logger.Warn(pkg+": fact slots not embedded; a load finds them through their statements alone", append(attrs, "error", err)...)
+		return nil
+	}
+	return vs
 }

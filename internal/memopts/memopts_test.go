@@ -3,6 +3,7 @@ package memopts
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"math"
 	"strings"
 	"testing"
@@ -92,5 +93,50 @@ func TestResolve(t *testing.T) {
 	s.Encoding = tokens.Encoding("nope")
 	if err := s.Resolve("mem"); !errors.Is(err, engram.ErrInvalidOption) {
 		t.Errorf("unknown encoding: %v, want ErrInvalidOption", err)
+	}
+}
+
+func TestExchangeAndQuery(t *testing.T) {
+	s := valid()
+	ctx := context.Background()
+	in, out, err := s.Exchange(ctx, "mem", map[string]any{"input": "hi"}, map[string]any{"output": "hello"})
+	if err != nil || in != "hi" || out != "hello" {
+		t.Fatalf("Exchange: %q, %q, %v", in, out, err)
+	}
+	_, _, err = s.Exchange(ctx, "mem", map[string]any{"question": "a", "context": "b"}, map[string]any{"output": "x"})
+	if !errors.Is(err, engram.ErrInvalidInput) || !strings.HasPrefix(err.Error(), "mem: save inputs: ") {
+		t.Errorf("two input keys and none set: %v, want an ErrInvalidInput of mem's save inputs", err)
+	}
+	if q, err := s.Query(ctx, "mem", map[string]any{"input": "where?"}); err != nil || q != "where?" {
+		t.Errorf("Query: %q, %v", q, err)
+	}
+	if _, err := s.Query(ctx, "mem", map[string]any{"question": "a", "context": "b"}); !errors.Is(err, engram.ErrInvalidInput) || !strings.HasPrefix(err.Error(), "mem: load: ") {
+		t.Errorf("two query keys and none set: %v, want an ErrInvalidInput of mem's load", err)
+	}
+	var none context.Context
+	if _, err := s.Query(none, "mem", map[string]any{"input": "x"}); !errors.Is(err, engram.ErrInvalidInput) {
+		t.Errorf("Query with a nil context: %v", err)
+	}
+	if _, _, err := s.Exchange(none, "mem", map[string]any{"input": "x"}, map[string]any{"output": "y"}); !errors.Is(err, engram.ErrInvalidInput) {
+		t.Errorf("Exchange with a nil context: %v", err)
+	}
+}
+
+func TestEmbedSlots(t *testing.T) {
+	s := valid()
+	if err := s.Resolve("mem"); err != nil {
+		t.Fatal(err)
+	}
+	vs := s.EmbedSlots(context.Background(), "mem", []string{"Omar home city", "Omar employer"})
+	if len(vs) != 2 || len(vs[0]) != embed.GloVeDimensions {
+		t.Errorf("%d vectors for two slots", len(vs))
+	}
+	s = valid()
+	s.Embedder, s.Logger = failing{}, slog.New(slog.DiscardHandler)
+	if err := s.Resolve("mem"); err != nil {
+		t.Fatal(err)
+	}
+	if vs := s.EmbedSlots(context.Background(), "mem", []string{"x"}); vs != nil {
+		t.Errorf("a failing embedder gave %d vectors, want none", len(vs))
 	}
 }
