@@ -8,7 +8,6 @@ import (
 	"unicode"
 
 	"github.com/engram-go/engram/dmem/store"
-	"github.com/engram-go/engram/internal/relevance"
 	"github.com/engram-go/engram/internal/text"
 )
 
@@ -136,32 +135,20 @@ const (
 	dupCandidates = 4
 )
 
-// duplicate returns the stored unit that a new step, with vector vec, text
-// s and lexis lx, repeats: the most similar by cosine among those at or
-// above the merge threshold that also pass sameWords; nil if none. best is
-// the nearest unit, at cosine sim; the others are looked for only when it
-// fails, among the units sharing an LSH bucket with vec.
-func (m *Memory) duplicate(vec []float32, s string, lx lexis, best *unit, sim float64) *unit {
+// duplicate returns the stored unit that a new step, with text s and
+// lexis lx, repeats: the most similar by cosine among those at or above
+// the merge threshold (close, which the novelty probe found among the
+// units sharing an LSH bucket with the step) that also pass sameWords; nil
+// if none. best is the nearest unit, at cosine sim, and is tried first.
+func (m *Memory) duplicate(s string, lx lexis, best *unit, sim float64, close []near) *unit {
 	if best == nil || sim < m.opts.Redundancy {
 		return nil
 	}
 	if sameWords(s, best.Text, lx, lexisOf(best.Text)) {
 		return best
 	}
-	type cand struct {
-		u   *unit
-		sim float64
-	}
-	var cs []cand
-	m.lsh.probe(m.lsh.keys(vec), func(u *unit) {
-		if u == best {
-			return
-		}
-		if c := float64(relevance.Dot(vec, u.Embedding)); c >= m.opts.Redundancy {
-			cs = append(cs, cand{u, c})
-		}
-	})
-	slices.SortFunc(cs, func(a, b cand) int {
+	cs := slices.DeleteFunc(close, func(c near) bool { return c.u == best })
+	slices.SortFunc(cs, func(a, b near) int {
 		if a.sim != b.sim {
 			if a.sim > b.sim {
 				return -1

@@ -37,6 +37,7 @@ type Memory struct {
 	ix        *index               // core units' vectors, in memory only; a store has its own
 	words     *words               // resident units' words, for relevance
 	lsh       *lsh                 // nil until the dimension is known
+	probed    []near               // the units a save's probe found close; scratch
 	byID      map[string]*unit     // resident units: core and short-term
 	groups    map[int64][]*unit    // resident units by group
 	heap      evictHeap            // core units, lowest priority on top

@@ -181,20 +181,31 @@ func (l *lsh) remove(u *unit) {
 	}
 }
 
+// near is a stored unit a probe found, and its cosine with the vector.
+type near struct {
+	u   *unit
+	sim float64
+}
+
 // nearest returns the unit most similar to v among those sharing a bucket
-// with it, and their cosine; nil if none.
-func (l *lsh) nearest(v []float32) (*unit, float64) {
+// with it, and their cosine (nil if none), and appends to close those at
+// or above floor: one probe serves novelty and the search for a repeat.
+func (l *lsh) nearest(v []float32, floor float64, close []near) (*unit, float64, []near) {
 	if len(v) != l.dim {
-		return nil, 0
+		return nil, 0, close
 	}
 	var best *unit
 	bestSim := -1.0
 	l.probe(l.keys(v), func(u *unit) {
-		if s := relevance.Dot(v, u.Embedding); s > bestSim {
+		s := relevance.Dot(v, u.Embedding)
+		if s > bestSim {
 			best, bestSim = u, s
 		}
+		if s >= floor {
+			close = append(close, near{u, s})
+		}
 	})
-	return best, max(bestSim, 0)
+	return best, max(bestSim, 0), close
 }
 
 // lshProbe is the most units a probe compares in one bucket, the newest

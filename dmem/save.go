@@ -243,7 +243,9 @@ func (m *Memory) step(d *draft, b *batch) string {
 		},
 		Kind: d.kind, Meta: d.meta, heapIdx: -1, slot: -1, Fresh: -1, facts: facts.Turn(text.Excerpt(d.text), d.role.String()),
 	}
-	near, sim := m.lsh.nearest(d.vec)
+	var nearest *unit
+	var sim float64
+	nearest, sim, m.probed = m.lsh.nearest(d.vec, m.opts.Redundancy, m.probed[:0])
 	c := max(sim, m.seen.best(d.vec))
 	u.Novelty = lexicalNovelty(d.keys, d.salient, d.flags, m.df) * (1 - math.Pow(c, 6))
 	f := stepFeatures(u.Role, u.Kind, u.Flags, u.Tokens, u.Novelty, d.vec)
@@ -260,7 +262,7 @@ func (m *Memory) step(d *draft, b *batch) string {
 	// the statement it supersedes.
 	old := m.successor(-1, d.fs)
 	if old == nil && (!d.force || d.handed) {
-		dup = m.duplicate(d.vec, d.text, d.lex, near, sim)
+		dup = m.duplicate(d.text, d.lex, nearest, sim, m.probed)
 		if d.force && dup != nil && (dup.Role != d.role || !sameSquashed(dup.Text, d.text)) {
 			// A unit handed down as needed keeps its own place, unless
 			// the memory holds it already, word for word: a working

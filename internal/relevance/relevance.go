@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/engram-go/engram/internal/text"
+	"github.com/viterin/vek/vek32"
 )
 
 // LexicalShare is the weight of BM25 in the mix; cosine gets the rest.
@@ -325,23 +326,16 @@ func Mix(rel, lex, cos []float64) {
 	}
 }
 
-// Dot returns the dot product of a and b over their common length.
+// Dot returns the dot product of a and b over their common length. It is
+// every dot product engram takes — relevance's cosines, admission's
+// nearest-neighbour probes, the index's scans — so it runs in the
+// processor's vector instructions (viterin/vek: AVX2 and FMA where the
+// processor has them, plain Go elsewhere), several times the speed of a
+// plain loop on a GloVe vector.
 func Dot(a, b []float32) float64 {
 	n := min(len(a), len(b))
-	a, b = a[:n], b[:n]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= n; i += 4 {
-		// Sub-slices the compiler bounds-checks once; the sums and their
-		// order are those of the plain loop, to the bit.
-		x, y := a[i:i+4:i+4], b[i:i+4:i+4]
-		s0 += x[0] * y[0]
-		s1 += x[1] * y[1]
-		s2 += x[2] * y[2]
-		s3 += x[3] * y[3]
+	if n == 0 {
+		return 0
 	}
-	for ; i < n; i++ {
-		s0 += a[i] * b[i]
-	}
-	return float64(s0 + s1 + s2 + s3)
+	return float64(vek32.Dot(a[:n], b[:n]))
 }
