@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem/boltstore"
 	"github.com/engram-go/engram/dmem/store"
 )
 
@@ -61,7 +62,7 @@ func stored(m *Memory) map[string]bool {
 // wrote is neither in the memory nor in its store.
 func TestStoreFailureRecovers(t *testing.T) {
 	dir := t.TempDir()
-	bs, err := OpenStore(dir)
+	bs, err := boltstore.Open(bg, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +119,7 @@ func TestStoreFailureRecovers(t *testing.T) {
 // Close after a failure that no write has reloaded from yet drops what is
 // pending, built on the failed writes, and reports no stale error.
 func TestCloseAfterFailure(t *testing.T) {
-	s := &hookedStore{Store: openBolt(t)}
+	s := &hookedStore{Store: openStore(t)}
 	m := newMemory(t, WithStore(s))
 	m.w.backoff = nil
 	save(t, m, "My sister Priya lives in Lisbon.", "Nice!")
@@ -141,7 +142,7 @@ func TestCloseAfterFailure(t *testing.T) {
 // The retries give up when the committing caller's context ends, and a
 // store that refuses the ops themselves is not retried.
 func TestCommitRetries(t *testing.T) {
-	s := &hookedStore{Store: openBolt(t)}
+	s := &hookedStore{Store: openStore(t)}
 	w := newWriter(s, engram.Namespace{})
 	w.backoff = []time.Duration{time.Hour}
 	ctx, cancel := context.WithTimeout(bg, 50*time.Millisecond)
@@ -170,7 +171,7 @@ func TestCommitRetries(t *testing.T) {
 // A save waiting on the store for sequence numbers holds up neither loads
 // nor Stats.
 func TestReserveOutsideLock(t *testing.T) {
-	s := &hookedStore{Store: openBolt(t)}
+	s := &hookedStore{Store: openStore(t)}
 	m := newMemory(t, WithStore(s))
 	entered, release := make(chan struct{}), make(chan struct{})
 	s.reserve = func() {
@@ -205,4 +206,14 @@ func TestReserveOutsideLock(t *testing.T) {
 	if h := load(t, m, "Where does Priya live?"); !strings.Contains(h, "Lisbon") {
 		t.Fatalf("the save is not found after the reservation:\n%s", h)
 	}
+}
+
+func openStore(t *testing.T) store.Store {
+	t.Helper()
+	s, err := boltstore.Open(bg, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
 }

@@ -3,6 +3,9 @@ package dmem
 import (
 	"errors"
 	"fmt"
+
+	"github.com/engram-go/engram/dmem/boltstore"
+	"github.com/engram-go/engram/dmem/store"
 )
 
 // Errors of dmem's stores, to branch on with errors.Is. The errors shared
@@ -16,11 +19,14 @@ var (
 	ErrStore = errors.New("dmem: store failed")
 	// ErrCorrupt reports a damaged file or record: the message names the
 	// file and what is damaged. Opening a damaged file fails with it, and
-	// [Salvage] copies what is intact into a new file.
-	ErrCorrupt = errors.New("dmem: corrupt")
+	// [Salvage] copies what is intact into a new file. It is
+	// store.ErrCorrupt.
+	ErrCorrupt = store.ErrCorrupt
 	// ErrInUse reports a store file that is already open, in this process
-	// or another: bbolt lets one process at a time use it.
-	ErrInUse = errors.New("dmem: store in use")
+	// or another.
+	//
+	// Deprecated: use boltstore.ErrInUse, which it is.
+	ErrInUse = boltstore.ErrInUse
 )
 
 // errCorrupt is a record that does not decode; it costs that record.

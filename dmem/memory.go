@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem/boltstore"
+	"github.com/engram-go/engram/dmem/internal/vecindex"
 	"github.com/engram-go/engram/dmem/store"
 	"github.com/engram-go/engram/internal/credit"
 	"github.com/engram-go/engram/internal/facts"
@@ -33,7 +35,7 @@ type Memory struct {
 
 	mu        sync.RWMutex // guards everything below
 	closed    bool
-	ix        *index               // core units' vectors, in memory only; a store has its own
+	ix        *vecindex.Index      // core units' vectors, in memory only; a store has its own
 	words     *words               // resident units' words, for relevance
 	lsh       *lsh                 // nil until the dimension is known
 	byID      map[string]*unit     // resident units: core and short-term
@@ -113,12 +115,10 @@ func New(ctx context.Context, opts ...Option) (*Memory, error) {
 	m.reset()
 	s, own := o.store, false
 	if o.path != "" {
-		b, err := openStore(ctx, o.path)
+		b, err := boltstore.Open(ctx, o.path, boltstore.WithLogger(o.logger), boltstore.WithSyncEvery(o.syncEvery))
 		if err != nil {
 			return nil, err
 		}
-		b.logger = o.logger
-		b.relax(o.syncEvery)
 		s, own = b, true
 	}
 	if s == nil {
@@ -135,11 +135,7 @@ func New(ctx context.Context, opts ...Option) (*Memory, error) {
 }
 
 func (m *Memory) reset() {
-	ix, err := newIndex()
-	if err != nil {
-		panic(err) // creating a collection in a fresh in-memory DB cannot fail
-	}
-	m.ix = ix
+	m.ix = vecindex.New()
 	m.words = newWords(relevancePrefix(m.opts.embedder))
 	m.lsh = nil
 	m.byID = make(map[string]*unit)
@@ -417,8 +413,8 @@ func short(s string) string {
 // storeFile names where s keeps its record, for errors: the embedded
 // store's file, else what the store says it is.
 func storeFile(s store.Store) string {
-	if b, ok := s.(*boltStore); ok {
-		return b.path
+	if b, ok := s.(*boltstore.Store); ok {
+		return b.Path()
 	}
 	if sv, ok := s.(fmt.Stringer); ok {
 		return sv.String()

@@ -277,12 +277,12 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, []float32, e
 		// Small enough to compare the query with every unit (below):
 		// cheaper than the vector index's scan, and exact.
 	case semantic:
-		hs, err := m.ix.nearest(ctx, qvec, m.opts.candidates)
+		hs, err := m.ix.Nearest(ctx, qvec, m.opts.candidates)
 		if err != nil {
 			return nil, nil, err
 		}
 		for _, h := range hs {
-			if u, ok := m.byID[h.id]; ok {
+			if u, ok := m.byID[h.ID]; ok {
 				near = append(near, u)
 			}
 		}

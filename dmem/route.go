@@ -156,7 +156,7 @@ func (m *Memory) place(u *unit, r Route, p float64, kind EventKind, lx lexis, b 
 		b.core = true
 		if m.w == nil && !zero(u.Embedding) {
 			// Only fails on an empty id or vector, which cannot happen here.
-			if err := m.ix.add(context.Background(), u.ID, u.Embedding); err == nil {
+			if err := m.ix.Add(context.Background(), u.ID, u.Embedding); err == nil {
 				u.indexed = true
 			}
 		}
@@ -197,7 +197,7 @@ func (m *Memory) unplace(u *unit) {
 		heap.Remove(&m.heap, u.heapIdx)
 	}
 	if u.indexed {
-		_ = m.ix.remove(context.Background(), u.ID) // deleting by id cannot fail
+		_ = m.ix.Remove(context.Background(), u.ID) // deleting by id cannot fail
 		u.indexed = false
 	}
 	if i := slices.Index(m.short, u); i >= 0 {

@@ -129,13 +129,3 @@ func TestRoutesMatchStore(t *testing.T) {
 		}
 	}
 }
-
-// An embedding with a non-finite component makes a record damaged, however
-// many components follow it: decoding fails, and never panics.
-func TestNonFiniteEmbeddingIsDamage(t *testing.T) {
-	vec := []float32{0.5, float32(math.NaN()), 0.25, 0.125}
-	rec := encodeRecord(store.Record{Seq: 3, Route: store.RouteCore, Embedding: vec})
-	if _, err := decodeRecord(binary.BigEndian.AppendUint64(nil, 3), rec); err == nil {
-		t.Error("a record with a NaN in its embedding decoded")
-	}
-}
