@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -69,7 +68,7 @@ func TestStoreFailureRecovers(t *testing.T) {
 	defer bs.Close()
 	s := &hookedStore{Store: bs}
 	m := newMemory(t, WithStore(s))
-	m.w.backoff = []time.Duration{time.Millisecond, time.Millisecond, time.Millisecond}
+	m.w.Backoff = []time.Duration{time.Millisecond, time.Millisecond, time.Millisecond}
 	save(t, m, "My sister Priya lives in Lisbon.", "Nice!")
 
 	s.failN.Store(2) // fewer failures than attempts
@@ -121,7 +120,7 @@ func TestStoreFailureRecovers(t *testing.T) {
 func TestCloseAfterFailure(t *testing.T) {
 	s := &hookedStore{Store: openStore(t)}
 	m := newMemory(t, WithStore(s))
-	m.w.backoff = nil
+	m.w.Backoff = nil
 	save(t, m, "My sister Priya lives in Lisbon.", "Nice!")
 	s.failing.Store(true)
 	err := m.SaveContext(bg, map[string]any{"input": "Marcus moved to Denver."}, map[string]any{"output": "Cool."})
@@ -136,35 +135,6 @@ func TestCloseAfterFailure(t *testing.T) {
 	m2 := newMemory(t, WithStore(s.Store))
 	if got := stored(m2); !got["My sister Priya lives in Lisbon."] || got["Marcus moved to Denver."] {
 		t.Fatalf("reopened: %v", got)
-	}
-}
-
-// The retries give up when the committing caller's context ends, and a
-// store that refuses the ops themselves is not retried.
-func TestCommitRetries(t *testing.T) {
-	s := &hookedStore{Store: openStore(t)}
-	w := newWriter(s, engram.Namespace{})
-	w.backoff = []time.Duration{time.Hour}
-	ctx, cancel := context.WithTimeout(bg, 50*time.Millisecond)
-	defer cancel()
-	s.failing.Store(true)
-	start := time.Now()
-	err := w.wait(ctx, w.add(store.Term("x", 1)))
-	if !errors.Is(err, ErrStore) || !errors.Is(err, errFire) || time.Since(start) > 10*time.Second {
-		t.Fatalf("commit with a cancelled context: %v after %v", err, time.Since(start))
-	}
-	if !w.isStale() {
-		t.Fatal("a failed commit left the writer fresh")
-	}
-	w.fresh()
-	s.failing.Store(false)
-	bad := store.Put(store.Record{Seq: 1, LogP: math.NaN()})
-	if err := w.wait(bg, w.add(bad)); !errors.Is(err, engram.ErrInvalidInput) {
-		t.Fatalf("commit of an invalid op: %v", err)
-	}
-	w.fresh()
-	if err := w.wait(bg, w.add(store.Term("x", 1))); err != nil {
-		t.Fatalf("commit after: %v", err)
 	}
 }
 

@@ -31,7 +31,7 @@ func TestFullDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	m.w.backoff = nil
+	m.w.Backoff = nil
 	acked := make(map[string]bool)
 	saveN := func(i int) error {
 		in := fmt.Sprintf("Fact %d: %s keeps the spare key of locker %d under the %s.", i, fxNames[i%len(fxNames)], i, fxPets[i%len(fxPets)])

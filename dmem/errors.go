@@ -1,10 +1,10 @@
 package dmem
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/engram-go/engram/dmem/boltstore"
+	"github.com/engram-go/engram/dmem/internal/groupcommit"
 	"github.com/engram-go/engram/dmem/store"
 )
 
@@ -16,7 +16,7 @@ var (
 	// with it, and their writes are not recorded. It wraps the store's own
 	// error. The memory is not harmed: once the fault clears, later writes
 	// succeed.
-	ErrStore = errors.New("dmem: store failed")
+	ErrStore = groupcommit.ErrStore
 	// ErrCorrupt reports a damaged file or record: the message names the
 	// file and what is damaged. Opening a damaged file fails with it, and
 	// [Salvage] copies what is intact into a new file. It is

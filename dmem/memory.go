@@ -187,7 +187,7 @@ func (m *Memory) Close() error {
 	}
 	m.closed = true
 	var t *group
-	clean := m.w == nil || !m.w.isStale()
+	clean := m.w == nil || !m.w.Stale()
 	if clean {
 		if m.w != nil && m.ratings.Touched() {
 			// What ratings taught whole — the answers and the units'
@@ -202,7 +202,7 @@ func (m *Memory) Close() error {
 	if m.w == nil {
 		return nil
 	}
-	err := m.w.wait(context.Background(), t)
+	err := m.w.Wait(context.Background(), t)
 	if r, ok := m.w.store.(store.Releaser); ok && clean && err == nil && from < end {
 		// Give back the unused end of the block, so that a reopened memory
 		// numbers on from here. A failed release only leaves a gap.
@@ -228,7 +228,7 @@ func (m *Memory) writable(ctx context.Context, op string) error {
 	if m.closed {
 		return fmt.Errorf("dmem: %s: %w", op, engram.ErrClosed)
 	}
-	if m.w != nil && m.w.isStale() {
+	if m.w != nil && m.w.Stale() {
 		if err := m.resync(ctx); err != nil {
 			return fmt.Errorf("dmem: %s: %w", op, err)
 		}
@@ -240,7 +240,7 @@ func (m *Memory) writable(ctx context.Context, op string) error {
 // store still fails, the memory stays stale and the next write tries
 // again. m.mu must be held.
 func (m *Memory) resync(ctx context.Context) error {
-	m.w.fresh()
+	m.w.Fresh()
 	m.reset()
 	err := m.restore(ctx)
 	if err == nil {
@@ -249,7 +249,7 @@ func (m *Memory) resync(ctx context.Context) error {
 	if !errors.Is(err, ErrStore) {
 		err = fmt.Errorf("%w: reload after a failed commit: %w", ErrStore, err)
 	}
-	m.w.fail(err)
+	m.w.Fail(err)
 	return err
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem/internal/groupcommit"
 	"github.com/engram-go/engram/internal/facts"
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
@@ -228,7 +229,7 @@ func (m *Memory) lockSteps(ctx context.Context, n, dim int) error {
 		k := max(n, reserveBlock)
 		f, err := m.w.store.Reserve(ctx, m.w.ns, k)
 		if err != nil {
-			if ctx.Err() == nil && transient(err) {
+			if ctx.Err() == nil && groupcommit.Transient(err) {
 				err = fmt.Errorf("%w: %w", ErrStore, err)
 			}
 			return fmt.Errorf("dmem: reserve: %w", err)
