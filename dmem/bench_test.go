@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/engram-go/engram/dmem/boltstore"
+	"github.com/engram-go/engram/dmem/internal/vecindex"
 	chromem "github.com/philippgille/chromem-go"
 	"github.com/tmc/langchaingo/schema"
 )
@@ -86,7 +87,7 @@ func BenchmarkRetrieve(b *testing.B) {
 			for i := range queries {
 				_, queries[i] = choose(r, factMakers)(r, choose(r, fxNames))
 				v, _ := m.opts.embedder.EmbedQuery(bg, queries[i])
-				qvecs[i], _ = normalised(v)
+				qvecs[i], _ = vecindex.Normalised(v)
 			}
 			var tm, tr []time.Duration
 			b.ResetTimer()

@@ -18,6 +18,12 @@ func OpenStore(dir string) (store.Store, error) {
 	return s, nil
 }
 
+// ErrInUse reports a store file that is already open, in this process or
+// another.
+//
+// Deprecated: use boltstore.ErrInUse, which it is.
+var ErrInUse = boltstore.ErrInUse
+
 // SalvageReport says what [Salvage] recovered and what it lost.
 //
 // Deprecated: use boltstore.SalvageReport, which it is.

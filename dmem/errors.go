@@ -3,7 +3,6 @@ package dmem
 import (
 	"fmt"
 
-	"github.com/engram-go/engram/dmem/boltstore"
 	"github.com/engram-go/engram/dmem/internal/groupcommit"
 	"github.com/engram-go/engram/dmem/store"
 )
@@ -22,11 +21,6 @@ var (
 	// [Salvage] copies what is intact into a new file. It is
 	// store.ErrCorrupt.
 	ErrCorrupt = store.ErrCorrupt
-	// ErrInUse reports a store file that is already open, in this process
-	// or another.
-	//
-	// Deprecated: use boltstore.ErrInUse, which it is.
-	ErrInUse = boltstore.ErrInUse
 )
 
 // errCorrupt is a record that does not decode; it costs that record.

@@ -365,36 +365,6 @@ func (m *Memory) prefix(r engram.Role) string {
 	return memvars.Label(r, m.opts.humanPrefix, m.opts.aiPrefix)
 }
 
-// normalised returns v scaled to unit length (a copy), refusing non-finite
-// components. A zero vector stays zero: it is stored but never indexed.
-func normalised(v []float32) ([]float32, error) {
-	var s float64
-	for _, x := range v {
-		if !finite(float64(x)) {
-			return nil, fmt.Errorf("non-finite component: %w", engram.ErrInvalidInput)
-		}
-		s += float64(x) * float64(x)
-	}
-	out := make([]float32, len(v))
-	if s == 0 {
-		return out, nil
-	}
-	inv := 1 / math.Sqrt(s)
-	for i, x := range v {
-		out[i] = float32(float64(x) * inv)
-	}
-	return out, nil
-}
-
-func zero(v []float32) bool {
-	for _, x := range v {
-		if x != 0 {
-			return false
-		}
-	}
-	return true
-}
-
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 func uniq(ts []string) []string {

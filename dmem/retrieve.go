@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem/internal/vecindex"
 	"github.com/engram-go/engram/dmem/store"
 	"github.com/engram-go/engram/embed"
 	"github.com/engram-go/engram/internal/credit"
@@ -216,7 +217,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, []float32, e
 			if err != nil {
 				return nil, nil, fmt.Errorf("dmem: embed query: %w", err)
 			}
-			if qvec, err = normalised(v); err != nil {
+			if qvec, err = vecindex.Normalised(v); err != nil {
 				return nil, nil, fmt.Errorf("dmem: embed query: %w", err)
 			}
 		}
@@ -235,7 +236,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, []float32, e
 		return nil, nil, fmt.Errorf("dmem: query embedding has %d dimensions, memory has %d: %w", len(qvec), m.st.Dim, engram.ErrInvalidInput)
 	}
 	m.mu.RUnlock()
-	semantic := qvec != nil && !zero(qvec)
+	semantic := qvec != nil && !vecindex.Zero(qvec)
 	var hits []store.Hit
 	if m.w != nil && semantic {
 		// The store searches outside the lock: it may be a round trip away.

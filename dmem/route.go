@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem/internal/vecindex"
 	"github.com/engram-go/engram/dmem/store"
 	"github.com/engram-go/engram/internal/memvars"
 )
@@ -154,7 +155,7 @@ func (m *Memory) place(u *unit, r Route, p float64, kind EventKind, lx lexis, b 
 		// The store's copy may be a short-term record that keeps its priority.
 		b.ops = append(b.ops, store.Priority(u.Seq, m.age(), 0, p, 0))
 		b.core = true
-		if m.w == nil && !zero(u.Embedding) {
+		if m.w == nil && !vecindex.Zero(u.Embedding) {
 			// Only fails on an empty id or vector, which cannot happen here.
 			if err := m.ix.Add(context.Background(), u.ID, u.Embedding); err == nil {
 				u.indexed = true

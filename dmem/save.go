@@ -9,6 +9,7 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem/internal/groupcommit"
+	"github.com/engram-go/engram/dmem/internal/vecindex"
 	"github.com/engram-go/engram/internal/facts"
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
@@ -110,7 +111,7 @@ func (m *Memory) record(ctx context.Context, ds []draft) ([]string, error) {
 	}
 	for i := range ds {
 		d := &ds[i]
-		if d.vec, err = normalised(vecs[i]); err != nil {
+		if d.vec, err = vecindex.Normalised(vecs[i]); err != nil {
 			return nil, fmt.Errorf("dmem: embed %q: %w", short(d.text), err)
 		}
 		if i > 0 && len(d.vec) != len(ds[0].vec) {
