@@ -1,6 +1,8 @@
 package dmem
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -11,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/engram-go/engram/dmem/boltstore"
+	"github.com/engram-go/engram/dmem/internal/vecindex"
 	chromem "github.com/philippgille/chromem-go"
 	"github.com/tmc/langchaingo/schema"
 )
@@ -66,7 +70,7 @@ func BenchmarkRetrieve(b *testing.B) {
 			fill(b, m, texts)
 			perUnit := float64(heapBytes()-before) / float64(n)
 
-			raw, err := chromem.NewDB().CreateCollection("raw", nil, errNoEmbedding)
+			raw, err := chromem.NewDB().CreateCollection("raw", nil, func(context.Context, string) ([]float32, error) { return nil, errors.New("embeds nothing") })
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -83,7 +87,7 @@ func BenchmarkRetrieve(b *testing.B) {
 			for i := range queries {
 				_, queries[i] = choose(r, factMakers)(r, choose(r, fxNames))
 				v, _ := m.opts.Embedder.EmbedQuery(bg, queries[i])
-				qvecs[i], _ = normalised(v)
+				qvecs[i], _ = vecindex.Normalised(v)
 			}
 			var tm, tr []time.Duration
 			b.ResetTimer()
@@ -179,7 +183,7 @@ func BenchmarkInsert(b *testing.B) {
 		atLeast(b, rate, 500, "durable inserts")
 		b.StopTimer()
 		m.Close()
-		if fi, err := os.Stat(filepath.Join(dir, fileName)); err == nil {
+		if fi, err := os.Stat(filepath.Join(dir, boltstore.FileName)); err == nil {
 			b.ReportMetric(float64(fi.Size())/float64(64*b.N), "file-B/unit")
 		}
 	})

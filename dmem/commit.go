@@ -3,171 +3,25 @@ package dmem
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"sync"
-	"time"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem/internal/groupcommit"
 	"github.com/engram-go/engram/dmem/store"
 )
 
-// commitBackoff is how long the writer waits before each retry of a failed
-// commit: four attempts in about 0.6 s ride out a dropped connection or a
-// server restart, and give up before a caller's patience does.
-var commitBackoff = []time.Duration{20 * time.Millisecond, 100 * time.Millisecond, 500 * time.Millisecond}
-
-// writer is a group commit in front of a [store.Store]: memory operations append
-// their ops in the order they happened (under Memory.mu), then wait outside
-// that lock; whoever commits takes every pending op, so concurrent writers
-// share one transaction and one fsync, and commits keep the memory's order.
-//
-// A commit that fails is retried (commitBackoff). If it still fails, every
-// call whose ops it carried fails with [ErrStore], and the writer turns
-// stale: the memory already holds what those calls changed, so what it
-// queues next would be built on writes the store never took. The ops
-// queued meanwhile fail too, and the memory reloads from its store before
-// its next write ([Memory.resync]). Nothing is sticky: once the fault
-// clears, writes succeed again. A commit that succeeded but whose answer
-// was lost (a connection dropped after COMMIT) is applied twice when
-// retried: puts, deletes, evictions and the state are the same twice, term
-// counts and boosts of priority count twice, which only shifts statistics.
+// writer is the memory's group commit (internal/groupcommit) to the
+// namespace ns of its store.
 type writer struct {
-	store   store.Store
-	ns      engram.Namespace
-	backoff []time.Duration // waits between attempts
-
-	mu    sync.Mutex // guards open and stale
-	open  *group     // the ops of the next commit; nil if none
-	stale error      // why the memory must reload before it writes; nil if it need not
-
-	commitMu sync.Mutex // held while committing
+	*groupcommit.Writer
+	store store.Store
+	ns    engram.Namespace
 }
 
-// group is the ops of one commit, and how it ended.
-type group struct {
-	ops  []store.Op
-	done chan struct{} // closed once err is set
-	err  error
-}
+type group = groupcommit.Group
 
 func newWriter(s store.Store, ns engram.Namespace) *writer {
-	return &writer{store: s, ns: ns, backoff: commitBackoff}
-}
-
-func (g *group) settle(err error) {
-	g.err = err
-	close(g.done)
-}
-
-// add queues ops and returns the group to wait on. While the writer is
-// stale the ops are not queued: they fail with the error that made it so.
-func (w *writer) add(ops ...store.Op) *group {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.stale != nil {
-		g := &group{done: make(chan struct{})}
-		g.settle(w.stale)
-		return g
-	}
-	if w.open == nil {
-		w.open = &group{done: make(chan struct{})}
-	}
-	w.open.ops = append(w.open.ops, ops...)
-	return w.open
-}
-
-// isStale reports whether a commit failed since the memory last reloaded.
-func (w *writer) isStale() bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.stale != nil
-}
-
-// fresh clears the stale mark: the memory is about to reload. Memory.mu
-// must be held, so that nothing is queued meanwhile.
-func (w *writer) fresh() {
-	w.mu.Lock()
-	w.stale = nil
-	w.mu.Unlock()
-}
-
-// fail marks the writer stale with err and fails what is queued.
-func (w *writer) fail(err error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.stale == nil {
-		w.stale = err
-	}
-	if w.open != nil {
-		w.open.settle(err)
-		w.open = nil
-	}
-}
-
-// wait returns once g is committed, committing it if no one else has, or
-// the error that failed it. A nil g is committed.
-func (w *writer) wait(ctx context.Context, g *group) error {
-	if g == nil {
-		return nil
-	}
-	for {
-		select {
-		case <-g.done:
-			return g.err
-		default:
-		}
-		w.commitMu.Lock()
-		select {
-		case <-g.done:
-			w.commitMu.Unlock()
-			return g.err
-		default:
-		}
-		w.mu.Lock()
-		cur := w.open
-		w.open = nil
-		w.mu.Unlock()
-		if cur == nil {
-			// Not reached: g is not settled, so it is the open group.
-			w.commitMu.Unlock()
-			return fmt.Errorf("%w: the commit was lost", ErrStore)
-		}
-		if err := w.commit(ctx, cur.ops); err != nil {
-			err = fmt.Errorf("%w: %w", ErrStore, err)
-			w.fail(err)
-			cur.settle(err)
-		} else {
-			cur.settle(nil)
-		}
-		w.commitMu.Unlock()
-	}
-}
-
-// commit commits ops, retrying a failure that another attempt may not
-// meet. The commit itself is never abandoned half-way by the caller's
-// cancellation, since other callers' ops ride on it; the waits between
-// attempts are.
-func (w *writer) commit(ctx context.Context, ops []store.Op) error {
-	for i := 0; ; i++ {
-		err := w.store.Commit(context.WithoutCancel(ctx), w.ns, ops)
-		if err == nil || i == len(w.backoff) || !transient(err) {
-			return err
-		}
-		t := time.NewTimer(w.backoff[i])
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return fmt.Errorf("%w (retries abandoned: %w)", err, context.Cause(ctx))
-		case <-t.C:
-		}
-	}
-}
-
-// transient reports whether a failed commit may succeed if tried again:
-// not if the store refused the ops themselves, is closed, or is damaged.
-func transient(err error) bool {
-	return !errors.Is(err, engram.ErrInvalidInput) && !errors.Is(err, engram.ErrClosed) && !errors.Is(err, ErrCorrupt)
+	return &writer{Writer: groupcommit.New(s, ns), store: s, ns: ns}
 }
 
 // batch is the store ops one memory operation produces. m.mu must be held
@@ -227,7 +81,7 @@ func (m *Memory) commit(b *batch) *group {
 	if st, err := json.Marshal(m.st); err == nil {
 		ops = append(ops, store.State(st))
 	}
-	return m.w.add(ops...)
+	return m.w.Add(ops...)
 }
 
 func (m *Memory) saveState() {
@@ -243,7 +97,7 @@ func (m *Memory) wait(ctx context.Context, t *group) error {
 	if m.w == nil || t == nil {
 		return nil
 	}
-	if err := m.w.wait(ctx, t); err != nil {
+	if err := m.w.Wait(ctx, t); err != nil {
 		return fmt.Errorf("dmem: commit: %w", err)
 	}
 	return nil

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem/boltstore"
 	"github.com/engram-go/engram/dmem/store"
 )
 
@@ -61,14 +61,14 @@ func stored(m *Memory) map[string]bool {
 // wrote is neither in the memory nor in its store.
 func TestStoreFailureRecovers(t *testing.T) {
 	dir := t.TempDir()
-	bs, err := OpenStore(dir)
+	bs, err := boltstore.Open(bg, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer bs.Close()
 	s := &hookedStore{Store: bs}
 	m := newMemory(t, WithStore(s))
-	m.w.backoff = []time.Duration{time.Millisecond, time.Millisecond, time.Millisecond}
+	m.w.Backoff = []time.Duration{time.Millisecond, time.Millisecond, time.Millisecond}
 	save(t, m, "My sister Priya lives in Lisbon.", "Nice!")
 
 	s.failN.Store(2) // fewer failures than attempts
@@ -118,9 +118,9 @@ func TestStoreFailureRecovers(t *testing.T) {
 // Close after a failure that no write has reloaded from yet drops what is
 // pending, built on the failed writes, and reports no stale error.
 func TestCloseAfterFailure(t *testing.T) {
-	s := &hookedStore{Store: openBolt(t)}
+	s := &hookedStore{Store: openStore(t)}
 	m := newMemory(t, WithStore(s))
-	m.w.backoff = nil
+	m.w.Backoff = nil
 	save(t, m, "My sister Priya lives in Lisbon.", "Nice!")
 	s.failing.Store(true)
 	err := m.SaveContext(bg, map[string]any{"input": "Marcus moved to Denver."}, map[string]any{"output": "Cool."})
@@ -138,39 +138,10 @@ func TestCloseAfterFailure(t *testing.T) {
 	}
 }
 
-// The retries give up when the committing caller's context ends, and a
-// store that refuses the ops themselves is not retried.
-func TestCommitRetries(t *testing.T) {
-	s := &hookedStore{Store: openBolt(t)}
-	w := newWriter(s, engram.Namespace{})
-	w.backoff = []time.Duration{time.Hour}
-	ctx, cancel := context.WithTimeout(bg, 50*time.Millisecond)
-	defer cancel()
-	s.failing.Store(true)
-	start := time.Now()
-	err := w.wait(ctx, w.add(store.Term("x", 1)))
-	if !errors.Is(err, ErrStore) || !errors.Is(err, errFire) || time.Since(start) > 10*time.Second {
-		t.Fatalf("commit with a cancelled context: %v after %v", err, time.Since(start))
-	}
-	if !w.isStale() {
-		t.Fatal("a failed commit left the writer fresh")
-	}
-	w.fresh()
-	s.failing.Store(false)
-	bad := store.Put(store.Record{Seq: 1, LogP: math.NaN()})
-	if err := w.wait(bg, w.add(bad)); !errors.Is(err, engram.ErrInvalidInput) {
-		t.Fatalf("commit of an invalid op: %v", err)
-	}
-	w.fresh()
-	if err := w.wait(bg, w.add(store.Term("x", 1))); err != nil {
-		t.Fatalf("commit after: %v", err)
-	}
-}
-
 // A save waiting on the store for sequence numbers holds up neither loads
 // nor Stats.
 func TestReserveOutsideLock(t *testing.T) {
-	s := &hookedStore{Store: openBolt(t)}
+	s := &hookedStore{Store: openStore(t)}
 	m := newMemory(t, WithStore(s))
 	entered, release := make(chan struct{}), make(chan struct{})
 	s.reserve = func() {
@@ -205,4 +176,14 @@ func TestReserveOutsideLock(t *testing.T) {
 	if h := load(t, m, "Where does Priya live?"); !strings.Contains(h, "Lisbon") {
 		t.Fatalf("the save is not found after the reservation:\n%s", h)
 	}
+}
+
+func openStore(t *testing.T) store.Store {
+	t.Helper()
+	s, err := boltstore.Open(bg, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/engram-go/engram/dmem/boltstore"
 )
 
 // A full disk costs the saves that found it full, never the memory: on a
@@ -29,7 +31,7 @@ func TestFullDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	m.w.backoff = nil
+	m.w.Backoff = nil
 	acked := make(map[string]bool)
 	saveN := func(i int) error {
 		in := fmt.Sprintf("Fact %d: %s keeps the spare key of locker %d under the %s.", i, fxNames[i%len(fxNames)], i, fxPets[i%len(fxPets)])
@@ -59,7 +61,7 @@ func TestFullDisk(t *testing.T) {
 	failed := 0
 	for i := 5; i < 400 && failed < 5; i++ {
 		if err := saveN(i); err != nil {
-			if !errors.Is(err, ErrStore) || !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), filepath.Join(dir, fileName)) {
+			if !errors.Is(err, ErrStore) || !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), filepath.Join(dir, boltstore.FileName)) {
 				t.Fatalf("save %d on a full disk: %v, want ErrStore wrapping ENOSPC, naming the file", i, err)
 			}
 			failed++

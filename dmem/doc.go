@@ -46,10 +46,10 @@
 // to its namespace ([WithNamespace]: user, agent, session): units with their
 // embeddings, priorities and δ statistics, an eviction log, term counts and
 // the learned state. Commits are grouped, and an acknowledged write is
-// committed. [WithPath] opens the embedded store, bbolt with chromem-go as
-// its in-memory index, rebuilt on open ([OpenStore] to share one between
-// namespaces); dmem/pgstore keeps the record in PostgreSQL, which many
-// processes share ([WithStore]). Each Memory holds its namespace's value
+// committed. [WithPath] opens the embedded store, package dmem/boltstore:
+// a bbolt file with chromem-go as its index, rebuilt on open (open one
+// yourself to share it between namespaces); dmem/pgstore keeps the record in
+// PostgreSQL, which many processes share ([WithStore]). Each Memory holds its namespace's value
 // model, gates and LSH tables itself; what it changes in a shared namespace
 // it sends as changes (priority updates, term increments, evictions) that
 // the store applies atomically, and its sequence numbers are reserved from

@@ -1,8 +1,10 @@
 package dmem
 
 import (
-	"errors"
 	"fmt"
+
+	"github.com/engram-go/engram/dmem/internal/groupcommit"
+	"github.com/engram-go/engram/dmem/store"
 )
 
 // Errors of dmem's stores, to branch on with errors.Is. The errors shared
@@ -13,14 +15,12 @@ var (
 	// with it, and their writes are not recorded. It wraps the store's own
 	// error. The memory is not harmed: once the fault clears, later writes
 	// succeed.
-	ErrStore = errors.New("dmem: store failed")
+	ErrStore = groupcommit.ErrStore
 	// ErrCorrupt reports a damaged file or record: the message names the
 	// file and what is damaged. Opening a damaged file fails with it, and
-	// [Salvage] copies what is intact into a new file.
-	ErrCorrupt = errors.New("dmem: corrupt")
-	// ErrInUse reports a store file that is already open, in this process
-	// or another: bbolt lets one process at a time use it.
-	ErrInUse = errors.New("dmem: store in use")
+	// [Salvage] copies what is intact into a new file. It is
+	// store.ErrCorrupt.
+	ErrCorrupt = store.ErrCorrupt
 )
 
 // errCorrupt is a record that does not decode; it costs that record.

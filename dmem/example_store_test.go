@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/engram-go/engram/dmem"
+	"github.com/engram-go/engram/dmem/boltstore"
 	"github.com/tmc/langchaingo/schema"
 )
 
@@ -18,7 +19,7 @@ func ExampleWithNamespace() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	shared, err := dmem.OpenStore(dir) // bbolt, with chromem-go as the index
+	shared, err := boltstore.Open(ctx, dir) // bbolt, with chromem-go as the index
 	if err != nil {
 		log.Fatal(err)
 	}

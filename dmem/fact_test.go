@@ -420,3 +420,14 @@ func TestFactsManyReopen(t *testing.T) {
 		t.Fatalf("reopened core memory holds %d units", len(us))
 	}
 }
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  *bytes.Buffer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}

@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem/boltstore"
+	"github.com/engram-go/engram/dmem/internal/vecindex"
 	"github.com/engram-go/engram/dmem/store"
 	"github.com/engram-go/engram/internal/credit"
 	"github.com/engram-go/engram/internal/facts"
@@ -34,7 +36,7 @@ type Memory struct {
 
 	mu        sync.RWMutex // guards everything below
 	closed    bool
-	ix        *index               // core units' vectors, in memory only; a store has its own
+	ix        *vecindex.Index      // core units' vectors, in memory only; a store has its own
 	words     *words               // resident units' words, for relevance
 	lsh       *lsh                 // nil until the dimension is known
 	probed    []near               // the units a save's probe found close; scratch
@@ -115,12 +117,10 @@ func New(ctx context.Context, opts ...Option) (*Memory, error) {
 	m.reset()
 	s, own := o.store, false
 	if o.path != "" {
-		b, err := openStore(ctx, o.path)
+		b, err := boltstore.Open(ctx, o.path, boltstore.WithLogger(o.Logger), boltstore.WithSyncEvery(o.syncEvery))
 		if err != nil {
 			return nil, err
 		}
-		b.logger = o.Logger
-		b.relax(o.syncEvery)
 		s, own = b, true
 	}
 	if s == nil {
@@ -137,11 +137,7 @@ func New(ctx context.Context, opts ...Option) (*Memory, error) {
 }
 
 func (m *Memory) reset() {
-	ix, err := newIndex()
-	if err != nil {
-		panic(err) // creating a collection in a fresh in-memory DB cannot fail
-	}
-	m.ix = ix
+	m.ix = vecindex.New()
 	m.words = newWords(m.opts.layout.prefix)
 	m.lsh = nil
 	m.byID = make(map[string]*unit)
@@ -193,7 +189,7 @@ func (m *Memory) Close() error {
 	}
 	m.closed = true
 	var t *group
-	clean := m.w == nil || !m.w.isStale()
+	clean := m.w == nil || !m.w.Stale()
 	if clean {
 		if m.w != nil && m.ratings.Touched() {
 			// What ratings taught whole — the answers and the units'
@@ -208,7 +204,7 @@ func (m *Memory) Close() error {
 	if m.w == nil {
 		return nil
 	}
-	err := m.w.wait(context.Background(), t)
+	err := m.w.Wait(context.Background(), t)
 	if r, ok := m.w.store.(store.Releaser); ok && clean && err == nil && from < end {
 		// Give back the unused end of the block, so that a reopened memory
 		// numbers on from here. A failed release only leaves a gap.
@@ -234,7 +230,7 @@ func (m *Memory) writable(ctx context.Context, op string) error {
 	if m.closed {
 		return fmt.Errorf("dmem: %s: %w", op, engram.ErrClosed)
 	}
-	if m.w != nil && m.w.isStale() {
+	if m.w != nil && m.w.Stale() {
 		if err := m.resync(ctx); err != nil {
 			return fmt.Errorf("dmem: %s: %w", op, err)
 		}
@@ -246,7 +242,7 @@ func (m *Memory) writable(ctx context.Context, op string) error {
 // store still fails, the memory stays stale and the next write tries
 // again. m.mu must be held.
 func (m *Memory) resync(ctx context.Context) error {
-	m.w.fresh()
+	m.w.Fresh()
 	m.reset()
 	err := m.restore(ctx)
 	if err == nil {
@@ -255,7 +251,7 @@ func (m *Memory) resync(ctx context.Context) error {
 	if !errors.Is(err, ErrStore) {
 		err = fmt.Errorf("%w: reload after a failed commit: %w", ErrStore, err)
 	}
-	m.w.fail(err)
+	m.w.Fail(err)
 	return err
 }
 
@@ -379,36 +375,6 @@ func (m *Memory) prefix(r engram.Role) string {
 	return memvars.Label(r, m.opts.HumanPrefix, m.opts.AIPrefix)
 }
 
-// normalised returns v scaled to unit length (a copy), refusing non-finite
-// components. A zero vector stays zero: it is stored but never indexed.
-func normalised(v []float32) ([]float32, error) {
-	var s float64
-	for _, x := range v {
-		if !finite(float64(x)) {
-			return nil, fmt.Errorf("non-finite component: %w", engram.ErrInvalidInput)
-		}
-		s += float64(x) * float64(x)
-	}
-	out := make([]float32, len(v))
-	if s == 0 {
-		return out, nil
-	}
-	inv := 1 / math.Sqrt(s)
-	for i, x := range v {
-		out[i] = float32(float64(x) * inv)
-	}
-	return out, nil
-}
-
-func zero(v []float32) bool {
-	for _, x := range v {
-		if x != 0 {
-			return false
-		}
-	}
-	return true
-}
-
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 func uniq(ts []string) []string {
@@ -427,8 +393,8 @@ func short(s string) string {
 // storeFile names where s keeps its record, for errors: the embedded
 // store's file, else what the store says it is.
 func storeFile(s store.Store) string {
-	if b, ok := s.(*boltStore); ok {
-		return b.path
+	if b, ok := s.(*boltstore.Store); ok {
+		return b.Path()
 	}
 	if sv, ok := s.(fmt.Stringer); ok {
 		return sv.String()

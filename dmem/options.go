@@ -69,7 +69,7 @@ func WithReturnMessages(b bool) Option { return func(o *options) { o.ReturnMessa
 func WithEmbedder(e embeddings.Embedder) Option { return func(o *options) { o.Embedder = e } }
 
 // WithPath makes the memory durable: its record is kept in the embedded
-// store ([OpenStore]) in dir, created if missing, and reopening dir restores
+// store ([boltstore.Open]) in dir, created if missing, and reopening dir restores
 // it. The memory closes the store when it closes. Default "": in memory only.
 func WithPath(dir string) Option { return func(o *options) { o.path = dir } }
 
@@ -78,14 +78,14 @@ func WithPath(dir string) Option { return func(o *options) { o.path = dir } }
 // at a later commit, and at Close. A process that crashes or is killed
 // loses nothing (its writes are the system's); a power loss or a crash of
 // the system may lose the saves of the last interval, or damage the file,
-// which [OpenStore] then salvages. Saves take a fraction of their time
+// which [Salvage] then copies from. Saves take a fraction of their time
 // with an fsync each (see the package's BenchmarkInsert). Default 0: every
 // commit is synced before the save that made it returns, one fsync shared
 // by the saves that commit together. It applies to WithPath's store only.
 func WithSyncEvery(every time.Duration) Option { return func(o *options) { o.syncEvery = every } }
 
 // WithStore keeps the memory's record in s, which the caller opened (with
-// [OpenStore], dmem/pgstore, or any implementation of [store.Store]) and
+// [boltstore.Open], dmem/pgstore, or any implementation of [store.Store]) and
 // closes after the memory: several memories, of one or several namespaces,
 // may share it. Default nil: in
 // memory only, unless [WithPath] is given; the two exclude each other.

@@ -1,15 +1,10 @@
 package dmem
 
 import (
-	"bytes"
 	"errors"
-	"log/slog"
-	"strings"
-	"sync"
 	"testing"
 
 	"github.com/engram-go/engram"
-	"github.com/engram-go/engram/dmem/store"
 	"github.com/engram-go/engram/tokens"
 )
 
@@ -60,29 +55,5 @@ func TestEncoding(t *testing.T) {
 	}
 	if _, err := New(bg, WithEncoding("p50k_base")); !errors.Is(err, engram.ErrInvalidOption) {
 		t.Fatalf("unknown encoding: err = %v, want ErrInvalidOption", err)
-	}
-}
-
-// TestLogger: what the memory and the store it opened skip goes to
-// WithLogger's logger, not the default one.
-func TestLogger(t *testing.T) {
-	b, text := changeRecord(t, func(store.Record) []byte { return []byte{recordVersion, 9, 1, 2} })
-	var mine, def bytes.Buffer
-	var mu sync.Mutex
-	old := slog.Default()
-	slog.SetDefault(slog.New(slog.NewTextHandler(lockedWriter{&mu, &def}, nil)))
-	defer slog.SetDefault(old)
-	dir, _ := writeStore(t, b)
-	m, err := New(bg, WithPath(dir), WithNamespace(fixtureNS.User, fixtureNS.Agent, fixtureNS.Session), WithShortTerm(8),
-		WithLogger(slog.New(slog.NewTextHandler(lockedWriter{&mu, &mine}, nil))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	load(t, m, text)
-	m.Close()
-	mu.Lock()
-	defer mu.Unlock()
-	if !strings.Contains(mine.String(), "skipping a damaged record") || def.Len() > 0 {
-		t.Fatalf("WithLogger's logger got %q, the default one %q", mine.String(), def.String())
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem/internal/vecindex"
 	"github.com/engram-go/engram/dmem/store"
 	"github.com/engram-go/engram/internal/memvars"
 )
@@ -154,9 +155,9 @@ func (m *Memory) place(u *unit, r Route, p float64, kind EventKind, lx lexis, b 
 		// The store's copy may be a short-term record that keeps its priority.
 		b.ops = append(b.ops, store.Priority(u.Seq, m.age(), 0, p, 0))
 		b.core = true
-		if m.w == nil && !zero(u.Embedding) {
+		if m.w == nil && !vecindex.Zero(u.Embedding) {
 			// Only fails on an empty id or vector, which cannot happen here.
-			if err := m.ix.add(context.Background(), u.ID, u.Embedding); err == nil {
+			if err := m.ix.Add(context.Background(), u.ID, u.Embedding); err == nil {
 				u.indexed = true
 			}
 		}
@@ -197,7 +198,7 @@ func (m *Memory) unplace(u *unit) {
 		heap.Remove(&m.heap, u.heapIdx)
 	}
 	if u.indexed {
-		_ = m.ix.remove(context.Background(), u.ID) // deleting by id cannot fail
+		_ = m.ix.Remove(context.Background(), u.ID) // deleting by id cannot fail
 		u.indexed = false
 	}
 	if i := slices.Index(m.short, u); i >= 0 {

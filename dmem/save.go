@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem/internal/groupcommit"
+	"github.com/engram-go/engram/dmem/internal/vecindex"
 	"github.com/engram-go/engram/internal/facts"
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
@@ -102,7 +104,7 @@ func (m *Memory) record(ctx context.Context, ds []draft) ([]string, error) {
 	}
 	for i := range ds {
 		d := &ds[i]
-		if d.vec, err = normalised(vecs[i]); err != nil {
+		if d.vec, err = vecindex.Normalised(vecs[i]); err != nil {
 			return nil, fmt.Errorf("dmem: embed %q: %w", short(d.text), err)
 		}
 		if i > 0 && len(d.vec) != len(ds[0].vec) {
@@ -221,7 +223,7 @@ func (m *Memory) lockSteps(ctx context.Context, n, dim int) error {
 		k := max(n, reserveBlock)
 		f, err := m.w.store.Reserve(ctx, m.w.ns, k)
 		if err != nil {
-			if ctx.Err() == nil && transient(err) {
+			if ctx.Err() == nil && groupcommit.Transient(err) {
 				err = fmt.Errorf("%w: %w", ErrStore, err)
 			}
 			return fmt.Errorf("dmem: reserve: %w", err)

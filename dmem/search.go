@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem/internal/vecindex"
 	"github.com/engram-go/engram/dmem/store"
 	"github.com/engram-go/engram/embed"
 	"github.com/engram-go/engram/internal/credit"
@@ -75,7 +76,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, []float32, e
 	if err != nil {
 		return nil, nil, err
 	}
-	semantic := qvec != nil && !zero(qvec)
+	semantic := qvec != nil && !vecindex.Zero(qvec)
 	if qvec != nil {
 		m.slotVectors(ctx)
 	}
@@ -130,7 +131,7 @@ func (m *Memory) queryVector(ctx context.Context, query string, local bool, dim 
 	if err != nil {
 		return nil, false, fmt.Errorf("dmem: embed query: %w", err)
 	}
-	if qvec, err = normalised(v); err != nil {
+	if qvec, err = vecindex.Normalised(v); err != nil {
 		return nil, false, fmt.Errorf("dmem: embed query: %w", err)
 	}
 	return qvec, false, nil

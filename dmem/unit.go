@@ -3,7 +3,6 @@ package dmem
 import (
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -129,7 +128,7 @@ func (u *unit) encode(b []byte) []byte {
 	b = binary.AppendVarint(b, u.Group)
 	b = append(b, byte(u.Role), byte(u.Kind), byte(u.Route))
 	b = binary.AppendUvarint(b, uint64(u.Flags))
-	b = appendBytes(b, []byte(u.Text))
+	b = wire.AppendPrefixed(b, []byte(u.Text))
 	// Seconds and nanoseconds apart: UnixNano is undefined outside the
 	// years 1678 to 2262, and a step's time is the caller's to choose.
 	b = binary.AppendVarint(b, u.Time.Unix())
@@ -140,7 +139,7 @@ func (u *unit) encode(b []byte) []byte {
 	}
 	b = binary.AppendUvarint(b, uint64(u.Merged))
 	b = binary.AppendUvarint(b, uint64(u.Retrieved))
-	b = appendBytes(b, u.Meta)
+	b = wire.AppendPrefixed(b, u.Meta)
 	b = binary.AppendUvarint(b, 0) // the embedding is the record's own column
 	b = binary.AppendUvarint(b, uint64(len(u.History)))
 	for _, e := range u.History {
@@ -156,36 +155,14 @@ func (u *unit) encode(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(len(u.Facts)))
 	for _, f := range u.Facts {
 		for _, s := range [...]string{f.Subject, f.Relation, f.Value} {
-			b = appendBytes(b, []byte(s))
+			b = wire.AppendPrefixed(b, []byte(s))
 		}
 	}
 	return b
 }
 
-func appendBytes(b, s []byte) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
-}
-
-// decoder reads what encode wrote (internal/wire: the first failure
-// sticks; later reads return zero values).
-type decoder struct{ *wire.Reader }
-
-func newDecoder(b []byte) *decoder {
-	return &decoder{wire.New(b, func(msg string) error { return errors.New(msg) })}
-}
-
-// bytes reads n bytes, n as a record states it.
-func (d *decoder) bytes(n uint64) []byte {
-	if n > uint64(len(d.B)) {
-		d.Fail("truncated")
-		return nil
-	}
-	return d.Bytes(int(n))
-}
-
 // float reads a float as stored, finite or not: repair judges it.
-func (d *decoder) float() float64 { return math.Float64frombits(d.Uint64()) }
+func float(d *wire.Reader) float64 { return math.Float64frombits(d.Uint64()) }
 
 // Bounds on what a record read from disk may hold: beyond them it is
 // damaged, not big. maxDim also bounds what an embedder may return.
@@ -214,7 +191,7 @@ func decodeUnit(b []byte) (*unit, error) {
 		return nil, errCorrupt
 	}
 	version := b[0]
-	d := newDecoder(b[1:])
+	d := &wire.Reader{B: b[1:]}
 	u := &unit{heapIdx: -1, slot: -1, Fresh: -1}
 	u.Seq = d.Varint()
 	u.Group = d.Varint()
@@ -222,7 +199,7 @@ func decodeUnit(b []byte) (*unit, error) {
 	u.Kind = engram.StepKind(d.Byte())
 	u.Route = Route(d.Byte())
 	u.Flags = engram.Flags(d.Uvarint())
-	u.Text = string(d.bytes(d.Uvarint()))
+	u.Text = string(d.Prefixed())
 	if version >= 2 {
 		u.Time = time.Unix(d.Varint(), int64(d.Uvarint()))
 	} else {
@@ -230,13 +207,13 @@ func decodeUnit(b []byte) (*unit, error) {
 	}
 	tokens := d.Uvarint()
 	u.Tokens = int(min(tokens, maxTokens))
-	u.Delta, u.Gate, u.Novelty, u.Reward, u.LogP = repair(d.float(), 0), repair(d.float(), 0), repair(d.float(), 0), repair(d.float(), 0), repair(d.float(), 0)
+	u.Delta, u.Gate, u.Novelty, u.Reward, u.LogP = repair(float(d), 0), repair(float(d), 0), repair(float(d), 0), repair(float(d), 0), repair(float(d), 0)
 	if version >= 2 {
-		u.Fresh = repair(d.float(), -1)
+		u.Fresh = repair(float(d), -1)
 	}
 	merged, retrieved := d.Uvarint(), d.Uvarint()
 	u.Merged, u.Retrieved = int(min(merged, maxCount)), int(min(retrieved, maxCount))
-	if m := d.bytes(d.Uvarint()); len(m) > 0 {
+	if m := d.Prefixed(); len(m) > 0 {
 		u.Meta = append([]byte(nil), m...)
 	}
 	if n := d.Uvarint(); n > 0 && n <= maxDim && n <= uint64(len(d.B))/4 {
@@ -250,24 +227,17 @@ func decodeUnit(b []byte) (*unit, error) {
 	} else if n > 0 {
 		d.Fail("damaged")
 	}
-	if n := d.Uvarint(); n <= maxHistory {
-		for range n {
-			e := Event{Step: d.Varint(), Kind: EventKind(d.Byte()), Route: Route(d.Byte())}
-			e.Delta, e.Gate, e.Priority = repair(d.float(), 0), repair(d.float(), 0), repair(d.float(), 0)
-			u.History = append(u.History, e)
-		}
-	} else {
-		d.Fail("damaged")
+	for range d.Count(maxHistory) {
+		e := Event{Step: d.Varint(), Kind: EventKind(d.Byte()), Route: Route(d.Byte())}
+		e.Delta, e.Gate, e.Priority = repair(float(d), 0), repair(float(d), 0), repair(float(d), 0)
+		u.History = append(u.History, e)
 	}
 	if version >= 3 {
-		n := d.Uvarint()
-		if n > maxFacts {
-			d.Fail("damaged")
-		}
-		for i := uint64(0); i < n && d.Err == nil; i++ {
-			f := engram.Fact{Subject: string(d.bytes(d.Uvarint()))}
-			f.Relation = string(d.bytes(d.Uvarint()))
-			f.Value = string(d.bytes(d.Uvarint()))
+		n := d.Count(maxFacts)
+		for i := 0; i < n && d.Err == nil; i++ {
+			f := engram.Fact{Subject: string(d.Prefixed())}
+			f.Relation = string(d.Prefixed())
+			f.Value = string(d.Prefixed())
 			u.Facts = append(u.Facts, f)
 		}
 		// What a damaged record states may not be a fact at all.

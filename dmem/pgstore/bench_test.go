@@ -1,6 +1,7 @@
 package pgstore_test
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -10,7 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/engram-go/engram"
-	"github.com/engram-go/engram/dmem"
+	"github.com/engram-go/engram/dmem/boltstore"
 	"github.com/engram-go/engram/dmem/store"
 )
 
@@ -45,7 +46,7 @@ func BenchmarkStores(b *testing.B) {
 		open func(b *testing.B) store.Store
 	}{
 		{"embedded", func(b *testing.B) store.Store {
-			s, err := dmem.OpenStore(b.TempDir())
+			s, err := boltstore.Open(context.Background(), b.TempDir())
 			if err != nil {
 				b.Fatal(err)
 			}

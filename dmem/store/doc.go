@@ -1,7 +1,7 @@
 // Package store is what a durable D-MEM memory (package dmem) asks of the place
 // that keeps its record, for those who write such a place or test one.
 // Users of dmem need none of it beyond the name [Store]: dmem.WithPath opens
-// the embedded bbolt store (dmem.OpenStore to share one), dmem/pgstore keeps
+// the embedded bbolt store (dmem/boltstore, to open and share one), dmem/pgstore keeps
 // the record in PostgreSQL, and dmem.WithStore takes either.
 //
 //	dmem.Memory ──Commit(ns, []Op)──► Store ──► units, eviction log, term counts, state, sequence

@@ -8,12 +8,12 @@ import (
 	"os"
 
 	"github.com/engram-go/engram"
-	"github.com/engram-go/engram/dmem"
+	"github.com/engram-go/engram/dmem/boltstore"
 	"github.com/engram-go/engram/dmem/store"
 )
 
 // A store as dmem drives it: a commit of ops, all or none, then reads.
-// Here the store is dmem's embedded one; a store of one's own is driven
+// Here the store is dmem's embedded one (dmem/boltstore); a store of one's own is driven
 // alike, and dmem/storetest checks it.
 func ExampleStore() {
 	ctx := context.Background()
@@ -22,7 +22,7 @@ func ExampleStore() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	s, err := dmem.OpenStore(dir)
+	s, err := boltstore.Open(ctx, dir)
 	if err != nil {
 		log.Fatal(err)
 	}

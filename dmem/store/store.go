@@ -8,7 +8,7 @@ import (
 
 // Store is the durable record of memories: per [engram.Namespace], the
 // stored units, an eviction log, term counts, a learned state and a
-// sequence. dmem's embedded store (dmem.OpenStore) keeps it in a bbolt
+// sequence. dmem's embedded store (dmem/boltstore) keeps it in a bbolt
 // file with chromem-go as its index; dmem/pgstore keeps it in PostgreSQL, shared by processes.
 // dmem/storetest checks an implementation.
 //

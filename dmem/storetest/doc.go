@@ -5,7 +5,7 @@
 //	func TestStore(t *testing.T) {
 //		dir := t.TempDir()
 //		storetest.Run(t, func(t *testing.T) store.Store {
-//			s, err := dmem.OpenStore(dir)
+//			s, err := boltstore.Open(context.Background(), dir)
 //			if err != nil {
 //				t.Fatal(err)
 //			}

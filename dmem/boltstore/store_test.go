@@ -1,8 +1,8 @@
-package dmem
+package boltstore
 
 import (
+	"context"
 	"errors"
-	"strings"
 	"testing"
 	"time"
 
@@ -11,14 +11,16 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-func openBolt(t *testing.T) *boltStore {
+var bg = context.Background()
+
+func openBolt(t *testing.T, opts ...Option) *Store {
 	t.Helper()
-	s, err := OpenStore(t.TempDir())
+	s, err := Open(bg, t.TempDir(), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	return s.(*boltStore)
+	return s
 }
 
 // A core record that no longer decodes is dropped by the eviction that
@@ -81,68 +83,34 @@ func TestBoltReadRacingClose(t *testing.T) {
 	}
 }
 
-// TestReopenNumbersOn: a memory reopened from its directory numbers its
-// steps on from where it stopped, not from the next block of sequence
-// numbers it would have reserved.
-func TestReopenNumbersOn(t *testing.T) {
-	dir := t.TempDir()
-	m, err := New(bg, WithPath(dir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, turn := range [][2]string{
-		{"My sister Alice lives in Lisbon.", "Lisbon is lovely."},
-		{"I had pasta for lunch.", "Carbonara, I hope."},
-		{"The wifi password is kiwi-7731.", "I will remember it."},
-	} {
-		save(t, m, turn[0], turn[1])
-	}
-	if err := m.Close(); err != nil {
-		t.Fatal(err)
-	}
-	m, err = New(bg, WithPath(dir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	save(t, m, "Our train leaves at 9:40 on Friday.", "Have a good trip.")
-	seqs := make(map[string]int64)
-	for _, r := range []Route{RouteCore, RouteShort} {
-		for _, u := range m.UnitsIn(r) {
-			seqs[u.Text] = u.Seq
-		}
-	}
-	if got, ok := seqs["Our train leaves at 9:40 on Friday."]; !ok || got != 6 {
-		t.Fatalf("after 3 turns (steps 0-5) and a reopen, the next turn is step %d (stored: %v), want 6\n%v", got, ok, seqs)
-	}
-	if got := seqs["Have a good trip."]; got != 7 {
-		t.Fatalf("its reply is step %d, want 7", got)
-	}
-}
-
-// With relaxed durability, what was saved is on disk after Close, and a
-// reopened memory has it; the option applies to WithPath's store only.
+// With relaxed durability a commit is in the file, unsynced, until the
+// interval passes or the store closes; what was committed is there when
+// the store is opened again. A negative interval is an invalid option.
 func TestSyncEvery(t *testing.T) {
 	dir := t.TempDir()
-	m, err := New(bg, WithPath(dir), WithSyncEvery(time.Hour))
+	s, err := Open(bg, dir, WithSyncEvery(time.Hour))
 	if err != nil {
 		t.Fatal(err)
 	}
-	save(t, m, "The deploy key is in the vault.", "Noted.")
-	if err := m.Close(); err != nil {
+	if !s.db.NoSync {
+		t.Fatal("relaxed durability syncs every commit")
+	}
+	var ns engram.Namespace
+	if err := s.Commit(bg, ns, []store.Op{store.Term("vault", 2)}); err != nil {
 		t.Fatal(err)
 	}
-	r, err := New(bg, WithPath(dir))
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(bg, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.Close()
-	if h := load(t, r, "where is the deploy key?"); !strings.Contains(h, "vault") {
-		t.Fatalf("after a relaxed save and a reopen:\n%s", h)
+	defer s.Close()
+	if snap, err := s.Load(bg, ns); err != nil || snap.Terms["vault"] != 2 {
+		t.Fatalf("after a relaxed commit and a reopen: %v, %v", snap.Terms, err)
 	}
-	for _, opts := range [][]Option{{WithSyncEvery(-time.Second), WithPath(t.TempDir())}, {WithSyncEvery(time.Second)}} {
-		if _, err := New(bg, opts...); !errors.Is(err, engram.ErrInvalidOption) {
-			t.Errorf("err = %v, want ErrInvalidOption", err)
-		}
+	if _, err := Open(bg, t.TempDir(), WithSyncEvery(-time.Second)); !errors.Is(err, engram.ErrInvalidOption) {
+		t.Fatalf("a negative interval: %v, want ErrInvalidOption", err)
 	}
 }

@@ -1,6 +1,7 @@
-package dmem
+package boltstore
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -39,6 +40,28 @@ func (r *SalvageReport) note(format string, args ...any) {
 	}
 }
 
+// SalvageOption configures [Salvage]. The zero options are the defaults.
+type SalvageOption func(*salvageOptions)
+
+type salvageOptions struct {
+	record func(store.Record) error
+	state  func([]byte) error
+}
+
+// WithRecordCheck makes Salvage leave behind, as lost, the units and log
+// entries whose record check refuses: those whose Data the memory that
+// wrote them cannot read. Default: every record that decodes is copied.
+func WithRecordCheck(check func(store.Record) error) SalvageOption {
+	return func(o *salvageOptions) { o.record = check }
+}
+
+// WithStateCheck makes Salvage leave behind, as lost, a learned state that
+// check refuses, so that the memory relearns it rather than fail to open.
+// Default: every state is copied.
+func WithStateCheck(check func(state []byte) error) SalvageOption {
+	return func(o *salvageOptions) { o.state = check }
+}
+
 // salvaged is what Salvage found of one namespace.
 type salvaged struct {
 	units, log []store.Record
@@ -47,75 +70,81 @@ type salvaged struct {
 	next       int64
 }
 
-// Salvage copies every intact record of the embedded store at from (its
-// directory, or its dmem.bolt file) into a new store in the directory to,
-// which must not hold one yet; open it with [WithPath] or [OpenStore]. It
-// reads the damaged file itself, page by page, never through bbolt or a
-// mapping, so no damage can crash it: a page that cannot be read costs
-// what lies under it, a record that does not decode costs that record, and
-// a state record that does not check is left behind (the memory then
-// relearns its gates; its units are kept). The report says what was
-// copied and what was lost. Salvage takes the file's lock, so the store
-// must not be open.
-func Salvage(ctx context.Context, from, to string) (SalvageReport, error) {
+// Salvage copies every intact record of the store at from (its directory,
+// or its file) into a new store in the directory to, which must not hold
+// one yet; open it with [Open]. It reads the damaged file itself, page by
+// page, never through bbolt or a mapping, so no damage can crash it: a
+// page that cannot be read costs what lies under it, a record that does
+// not decode costs that record, and what the checks refuse
+// ([WithRecordCheck], [WithStateCheck]) is left behind. The report says
+// what was copied and what was lost. Salvage takes the file's lock, so the
+// store must not be open; it fails with [ErrInUse] if it is, with
+// [ErrCorrupt] if nothing can be read, and with fs.ErrExist if to holds a
+// store. dmem.Salvage is Salvage checking records and states as a dmem
+// memory reads them.
+func Salvage(ctx context.Context, from, to string, opts ...SalvageOption) (SalvageReport, error) {
+	var o salvageOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
 	var rep SalvageReport
 	src := from
 	if fi, err := os.Stat(src); err == nil && fi.IsDir() {
-		src = filepath.Join(src, fileName)
+		src = filepath.Join(src, FileName)
 	}
 	src, err := filepath.Abs(src)
 	if err != nil {
-		return rep, fmt.Errorf("dmem: salvage: %w", err)
+		return rep, fmt.Errorf("boltstore: salvage: %w", err)
 	}
-	dst, err := filepath.Abs(filepath.Join(to, fileName))
+	dst, err := filepath.Abs(filepath.Join(to, FileName))
 	if err != nil {
-		return rep, fmt.Errorf("dmem: salvage: %w", err)
+		return rep, fmt.Errorf("boltstore: salvage: %w", err)
 	}
 	if _, err := os.Lstat(dst); !errors.Is(err, fs.ErrNotExist) {
-		return rep, fmt.Errorf("dmem: salvage: %s already exists: salvage into a new directory: %w", dst, fs.ErrExist)
+		return rep, fmt.Errorf("boltstore: salvage: %s already exists: salvage into a new directory: %w", dst, fs.ErrExist)
 	}
-	spaces, err := salvageRead(ctx, src, &rep)
+	spaces, err := salvageRead(ctx, src, &o, &rep)
 	if err != nil {
 		return rep, err
 	}
-	s, err := openStore(ctx, to)
+	s, err := Open(ctx, to)
 	if err != nil {
-		return rep, fmt.Errorf("dmem: salvage: %w", err)
+		return rep, fmt.Errorf("boltstore: salvage: %w", err)
 	}
 	if err := salvageWrite(ctx, s, spaces, &rep); err != nil {
 		s.Close()
-		return rep, fmt.Errorf("dmem: salvage into %s: %w", dst, err)
+		return rep, fmt.Errorf("boltstore: salvage into %s: %w", dst, err)
 	}
 	if err := s.Close(); err != nil {
-		return rep, fmt.Errorf("dmem: salvage: %w", err)
+		return rep, fmt.Errorf("boltstore: salvage: %w", err)
 	}
 	return rep, nil
 }
 
 // salvageRead collects what the file at path still holds, by namespace.
-func salvageRead(ctx context.Context, path string, rep *SalvageReport) (map[engram.Namespace]*salvaged, error) {
+func salvageRead(ctx context.Context, path string, o *salvageOptions, rep *SalvageReport) (map[engram.Namespace]*salvaged, error) {
 	openFiles.Lock()
 	inUse := openFiles.paths[path]
 	openFiles.Unlock()
 	if inUse {
-		return nil, fmt.Errorf("dmem: salvage: %s is open in this process: close it first: %w", path, ErrInUse)
+		return nil, fmt.Errorf("boltstore: salvage: %s is open in this process: close it first: %w", path, ErrInUse)
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("dmem: salvage: %w", err)
+		return nil, fmt.Errorf("boltstore: salvage: %w", err)
 	}
 	defer f.Close()
 	if err := lockFile(ctx, f, path); err != nil {
-		return nil, fmt.Errorf("dmem: salvage: %w", err)
+		return nil, fmt.Errorf("boltstore: salvage: %w", err)
 	}
 	defer unlock(f)
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("dmem: salvage: %w", err)
+		return nil, fmt.Errorf("boltstore: salvage: %w", err)
 	}
 	w, err := newWalker(f, fi.Size(), true)
 	if err == nil {
-		return salvageTree(ctx, w, path, rep)
+		return salvageTree(ctx, w, path, o, rep)
 	}
 	// Both meta pages are gone: look for the page that held the root
 	// bucket, in every page of the usual size, and take the copy that
@@ -131,7 +160,7 @@ func salvageRead(ctx context.Context, path string, rep *SalvageReport) (map[engr
 		hwm := uint64(fi.Size() / ps)
 		w := &fileWalker{r: f, meta: boltMeta{pageSize: ps, root: id, hwm: hwm}, used: make([]bool, hwm), free: make([]bool, hwm), lenient: true}
 		var r SalvageReport
-		spaces, err := salvageTree(ctx, w, path, &r)
+		spaces, err := salvageTree(ctx, w, path, o, &r)
 		if err != nil {
 			continue
 		}
@@ -181,7 +210,7 @@ func rootCandidates(f io.ReaderAt, size, ps int64) []uint64 {
 }
 
 // salvageTree collects what the tree w walks still holds, by namespace.
-func salvageTree(ctx context.Context, w *fileWalker, path string, rep *SalvageReport) (map[engram.Namespace]*salvaged, error) {
+func salvageTree(ctx context.Context, w *fileWalker, path string, o *salvageOptions, rep *SalvageReport) (map[engram.Namespace]*salvaged, error) {
 	spaces := make(map[engram.Namespace]*salvaged)
 	w.emit = func(p [][]byte, k, v []byte) {
 		if len(p) != 3 || string(p[0]) != string(rootBucket) {
@@ -201,8 +230,8 @@ func salvageTree(ctx context.Context, w *fileWalker, path string, rep *SalvageRe
 		switch string(p[2]) {
 		case string(unitsBucket), string(logBucket):
 			r, err := decodeRecord(k, v)
-			if err == nil {
-				_, err = fromRecord(r)
+			if err == nil && o.record != nil {
+				err = o.record(r)
 			}
 			if err != nil {
 				rep.Lost++
@@ -226,8 +255,7 @@ func salvageTree(ctx context.Context, w *fileWalker, path string, rep *SalvageRe
 		case string(metaBucket):
 			switch string(k) {
 			case string(stateKey):
-				var st state
-				if err := st.decode(v); err != nil {
+				if err := checkState(o, v); err != nil {
 					rep.Lost++
 					rep.note("namespace %s: the state record is damaged (%v); left behind", ns, err)
 					return
@@ -242,7 +270,7 @@ func salvageTree(ctx context.Context, w *fileWalker, path string, rep *SalvageRe
 	}
 	w.used[0], w.used[1] = true, true
 	if err := w.tree(w.meta.root, nil, nil, nil, 0); err != nil {
-		return nil, fmt.Errorf("dmem: salvage: %w", err)
+		return nil, fmt.Errorf("boltstore: salvage: %w", err)
 	}
 	for _, err := range w.damaged {
 		rep.note("%s: %v, and what lay under it, is lost", path, err)
@@ -251,7 +279,7 @@ func salvageTree(ctx context.Context, w *fileWalker, path string, rep *SalvageRe
 }
 
 // salvageWrite commits what was salvaged into s.
-func salvageWrite(ctx context.Context, s *boltStore, spaces map[engram.Namespace]*salvaged, rep *SalvageReport) error {
+func salvageWrite(ctx context.Context, s *Store, spaces map[engram.Namespace]*salvaged, rep *SalvageReport) error {
 	const chunk = 512
 	for ns, sp := range spaces {
 		next := sp.next
@@ -313,4 +341,13 @@ func salvageWrite(ctx context.Context, s *boltStore, spaces map[engram.Namespace
 		rep.Terms += len(sp.terms)
 	}
 	return nil
+}
+
+// checkState is the state check, if any, of a copy of v: a check may keep
+// what it is given, and v lies in a page.
+func checkState(o *salvageOptions, v []byte) error {
+	if o.state == nil {
+		return nil
+	}
+	return o.state(bytes.Clone(v))
 }

@@ -1,4 +1,4 @@
-package dmem
+package boltstore_test
 
 import (
 	"bufio"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/tmc/langchaingo/schema"
 
+	"github.com/engram-go/engram/dmem"
 	"github.com/engram-go/engram/embed"
 )
 
@@ -24,12 +25,12 @@ const crashEnv = "DMEM_CRASH_DIR"
 // embedder alone: durability does not depend on the vectors, and each child
 // process would otherwise decode the GloVe table again, which under -race
 // takes seconds a round.
-func crashOptions(t *testing.T, dir string) []Option {
+func crashOptions(t *testing.T, dir string) []dmem.Option {
 	e, err := embed.New(embed.WithGloVeShare(0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return []Option{WithPath(dir), WithEmbedder(e)}
+	return []dmem.Option{dmem.WithPath(dir), dmem.WithEmbedder(e)}
 }
 
 // TestCrashChild is the child process of TestCrashSafety: it writes to the
@@ -41,7 +42,7 @@ func TestCrashChild(t *testing.T) {
 		t.Skip("child process of TestCrashSafety")
 	}
 	round, _ := strconv.Atoi(os.Getenv("DMEM_CRASH_ROUND"))
-	m, err := New(bg, crashOptions(t, dir)...)
+	m, err := dmem.New(bg, crashOptions(t, dir)...)
 	if err != nil {
 		fmt.Println("open failed:", err)
 		os.Exit(3)
@@ -147,13 +148,13 @@ func TestCrashSafety(t *testing.T) {
 			n++
 		}
 
-		m, err := New(bg, crashOptions(t, dir)...)
+		m, err := dmem.New(bg, crashOptions(t, dir)...)
 		if err != nil {
 			t.Fatalf("round %d: reopen: %v", round, err)
 		}
 		for id, text := range acked {
 			u, route, err := m.Unit(id)
-			if err != nil || u.Text != text || route != RouteCore {
+			if err != nil || u.Text != text || route != dmem.RouteCore {
 				t.Fatalf("round %d: acknowledged %s %q: got %q in %s, %v", round, id, text, u.Text, route, err)
 			}
 		}

@@ -1,12 +1,14 @@
-package dmem
+package boltstore_test
 
 import (
 	"bytes"
 	"errors"
 	"io/fs"
 	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/engram-go/engram/dmem"
+	"github.com/engram-go/engram/dmem/boltstore"
 )
 
 // Salvage recovers every unit that a zeroed page did not hold from a file
@@ -27,18 +29,20 @@ func TestSalvage(t *testing.T) {
 	b := bytes.Clone(fx.file)
 	clear(b[run.start:run.end])
 	dir, path := writeStore(t, b)
-	if _, err := New(bg, WithPath(dir)); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), path) {
+	_, err := dmem.New(bg, dmem.WithPath(dir))
+	var ce *boltstore.CorruptError
+	if !errors.Is(err, boltstore.ErrCorrupt) || !errors.As(err, &ce) || ce.Path != path {
 		t.Fatalf("open of the damaged file: %v", err)
 	}
 	to := filepath.Join(t.TempDir(), "salvaged")
-	rep, err := Salvage(bg, path, to)
+	rep, err := dmem.Salvage(bg, path, to)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.Namespaces != 1 || rep.States != 1 || len(rep.Damage) == 0 || rep.Units == 0 {
 		t.Fatalf("report %+v", rep)
 	}
-	m := newMemory(t, WithPath(to), WithNamespace(fixtureNS.User, fixtureNS.Agent, fixtureNS.Session), WithShortTerm(8))
+	m := newMemory(t, fixtureOptions(to)...)
 	got := stored(m)
 	for text := range fx.texts {
 		if !run.texts[text] && !got[text] {
@@ -46,21 +50,25 @@ func TestSalvage(t *testing.T) {
 		}
 	}
 	save(t, m, "Freya moved to Porto.", "Noted.")
-	if _, err := Salvage(bg, path, to); !errors.Is(err, fs.ErrExist) {
+	if _, err := boltstore.Salvage(bg, path, to); !errors.Is(err, fs.ErrExist) {
 		t.Fatalf("salvage into a store: %v", err)
 	}
 
 	state := changeState(t, func(b []byte) []byte { b[0] = '['; return b })
 	dir2, _ := writeStore(t, state)
 	to2 := t.TempDir()
-	rep, err = Salvage(bg, dir2, to2)
+	rep, err = dmem.Salvage(bg, dir2, to2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.States != 0 || rep.Lost != 1 || rep.Units != len(fx.texts) {
 		t.Fatalf("salvage of a damaged state: %+v, want %d units, the state lost", rep, len(fx.texts))
 	}
-	m2 := newMemory(t, WithPath(to2), WithNamespace(fixtureNS.User, fixtureNS.Agent, fixtureNS.Session), WithShortTerm(8))
+	// Without a check of the state, the state is copied as it is.
+	if rep, err := boltstore.Salvage(bg, dir2, t.TempDir()); err != nil || rep.States != 1 || rep.Lost != 0 {
+		t.Fatalf("salvage without a state check: %+v, %v", rep, err)
+	}
+	m2 := newMemory(t, fixtureOptions(to2)...)
 	if got := stored(m2); len(got) != len(fx.texts) {
 		t.Fatalf("salvaged %d of %d units", len(got), len(fx.texts))
 	}
@@ -72,15 +80,15 @@ func TestSalvageWithoutMeta(t *testing.T) {
 	b := bytes.Clone(fx.file)
 	clear(b[:2*fx.ps])
 	dir, _ := writeStore(t, b)
-	if _, err := New(bg, WithPath(dir)); !errors.Is(err, ErrCorrupt) {
+	if _, err := dmem.New(bg, dmem.WithPath(dir)); !errors.Is(err, boltstore.ErrCorrupt) {
 		t.Fatalf("open without meta pages: %v", err)
 	}
 	to := t.TempDir()
-	rep, err := Salvage(bg, dir, to)
+	rep, err := dmem.Salvage(bg, dir, to)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newMemory(t, WithPath(to), WithNamespace(fixtureNS.User, fixtureNS.Agent, fixtureNS.Session), WithShortTerm(8))
+	m := newMemory(t, fixtureOptions(to)...)
 	if got := stored(m); len(got) != len(fx.texts) {
 		t.Fatalf("salvaged %d of %d units without meta pages: %+v", len(got), len(fx.texts), rep)
 	}

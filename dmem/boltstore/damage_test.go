@@ -1,4 +1,4 @@
-package dmem
+package boltstore_test
 
 import (
 	"bytes"
@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem"
+	"github.com/engram-go/engram/dmem/boltstore"
 	"github.com/engram-go/engram/dmem/store"
 	bolt "go.etcd.io/bbolt"
 )
@@ -26,9 +28,10 @@ import (
 type damageFixture struct {
 	file  []byte
 	ps    int64
-	used  int64           // bytes below the high-water mark: the pages in use
-	texts map[string]bool // the stored units' texts
-	runs  []pageRun       // the pages of its tree
+	used  int64            // bytes below the high-water mark: the pages in use
+	texts map[string]bool  // the stored units' texts
+	bySeq map[int64]string // the stored units' texts by Seq
+	runs  []pageRun        // the pages of its tree
 	// variants are copies with one of a namespace's buckets deleted.
 	variants [][]byte
 }
@@ -41,6 +44,11 @@ type pageRun struct {
 }
 
 var fixtureNS = engram.Namespace{User: "ann", Agent: "assistant"}
+
+// fixtureOptions open the fixture's memory, or a copy of it, in dir.
+func fixtureOptions(dir string) []dmem.Option {
+	return []dmem.Option{dmem.WithPath(dir), dmem.WithNamespace(fixtureNS.User, fixtureNS.Agent, fixtureNS.Session), dmem.WithShortTerm(8)}
+}
 
 var (
 	fixtureOnce sync.Once
@@ -67,7 +75,7 @@ func buildFixture() (damageFixture, error) {
 		return fx, err
 	}
 	defer os.RemoveAll(dir)
-	m, err := New(bg, WithPath(dir), WithNamespace(fixtureNS.User, fixtureNS.Agent, fixtureNS.Session), WithShortTerm(8))
+	m, err := dmem.New(bg, fixtureOptions(dir)...)
 	if err != nil {
 		return fx, err
 	}
@@ -78,41 +86,35 @@ func buildFixture() (damageFixture, error) {
 		}
 	}
 	fx.texts = stored(m)
+	fx.bySeq = make(map[int64]string)
+	for _, r := range [...]dmem.Route{dmem.RouteCore, dmem.RouteShort} {
+		for _, u := range m.UnitsIn(r) {
+			fx.bySeq[u.Seq] = u.Text
+		}
+	}
 	if err := m.Close(); err != nil {
 		return fx, err
 	}
-	path := filepath.Join(dir, fileName)
+	path := filepath.Join(dir, boltstore.FileName)
 	if fx.file, err = os.ReadFile(path); err != nil {
 		return fx, err
 	}
-	w, err := newWalker(bytes.NewReader(fx.file), int64(len(fx.file)), false)
-	if err != nil {
+	var pages []boltstore.Page
+	if fx.ps, fx.used, pages, err = boltstore.Pages(fx.file); err != nil {
 		return fx, err
 	}
-	fx.ps = w.meta.pageSize
-	fx.used = int64(w.meta.hwm) * fx.ps
-	w.visit = func(id uint64, p []byte) {
-		r := pageRun{start: int64(id) * fx.ps, end: int64(id)*fx.ps + int64(len(p)), texts: make(map[string]bool)}
-		if ne.Uint16(p[8:]) == leafPageFlag {
-			for i := range int(ne.Uint16(p[10:])) {
-				if ne.Uint32(p[pageHeaderSize+i*elemSize:])&bucketLeafFlag != 0 {
-					r.buckets = true
-				}
-			}
-		}
+	for _, p := range pages {
+		r := pageRun{start: p.Start, end: p.End, buckets: p.Buckets, texts: make(map[string]bool)}
 		for text := range fx.texts {
-			if bytes.Contains(p, []byte(text)) {
+			if bytes.Contains(p.Bytes, []byte(text)) {
 				r.texts[text] = true
 			}
 		}
 		fx.runs = append(fx.runs, r)
 	}
-	if err := w.check(); err != nil {
-		return fx, err
-	}
-	for _, name := range [...][]byte{unitsBucket, logBucket, termsBucket, metaBucket} {
+	for _, name := range [...][]byte{boltstore.UnitsBucket, boltstore.LogBucket, boltstore.TermsBucket, boltstore.MetaBucket} {
 		b, err := rewrite(fx.file, func(tx *bolt.Tx) error {
-			return tx.Bucket(rootBucket).Bucket(nsKey(fixtureNS)).DeleteBucket(name)
+			return boltstore.NamespaceBucket(tx, fixtureNS).DeleteBucket(name)
 		})
 		if err != nil {
 			return fx, err
@@ -129,7 +131,7 @@ func rewrite(b []byte, fn func(*bolt.Tx) error) ([]byte, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, fileName)
+	path := filepath.Join(dir, boltstore.FileName)
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		return nil, err
 	}
@@ -151,7 +153,7 @@ func rewrite(b []byte, fn func(*bolt.Tx) error) ([]byte, error) {
 func writeStore(t testing.TB, b []byte) (dir, path string) {
 	t.Helper()
 	dir = t.TempDir()
-	path = filepath.Join(dir, fileName)
+	path = filepath.Join(dir, boltstore.FileName)
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -159,10 +161,10 @@ func writeStore(t testing.TB, b []byte) (dir, path string) {
 }
 
 // openDamaged opens the store file b as the fixture's memory.
-func openDamaged(t testing.TB, b []byte) (*Memory, string, error) {
+func openDamaged(t testing.TB, b []byte) (*dmem.Memory, string, error) {
 	t.Helper()
 	dir, path := writeStore(t, b)
-	m, err := New(bg, WithPath(dir), WithNamespace(fixtureNS.User, fixtureNS.Agent, fixtureNS.Session), WithShortTerm(8))
+	m, err := dmem.New(bg, fixtureOptions(dir)...)
 	if err == nil {
 		t.Cleanup(func() { m.Close() })
 	}
@@ -176,18 +178,18 @@ func openDamaged(t testing.TB, b []byte) (*Memory, string, error) {
 func checkDamaged(t *testing.T, fx damageFixture, b []byte, lo, hi int64, strict bool) {
 	m, path, err := openDamaged(t, b)
 	if err != nil {
-		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), path) {
+		if !errors.Is(err, boltstore.ErrCorrupt) || !strings.Contains(err.Error(), path) {
 			t.Fatalf("a damaged file fails with %v, want ErrCorrupt naming %s", err, path)
 		}
 		// What Salvage makes of it opens.
 		to := t.TempDir()
-		if _, err := Salvage(bg, path, to); err != nil {
-			if !errors.Is(err, ErrCorrupt) {
+		if _, err := dmem.Salvage(bg, path, to); err != nil {
+			if !errors.Is(err, boltstore.ErrCorrupt) {
 				t.Fatalf("salvage: %v", err)
 			}
 			return
 		}
-		m, err := New(bg, WithPath(to), WithNamespace(fixtureNS.User, fixtureNS.Agent, fixtureNS.Session), WithShortTerm(8))
+		m, err := dmem.New(bg, fixtureOptions(to)...)
 		if err != nil {
 			t.Fatalf("open of what Salvage made: %v", err)
 		}
@@ -281,7 +283,7 @@ func FuzzOpenDamaged(f *testing.F) {
 			checkDamaged(t, fx, b, to*fx.ps, (to+1)*fx.ps, false)
 		case 3:
 			v := fx.variants[int(off)%len(fx.variants)]
-			if _, _, err := openDamaged(t, v); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "lacks its") {
+			if _, _, err := openDamaged(t, v); !errors.Is(err, boltstore.ErrCorrupt) || !strings.Contains(err.Error(), "lacks its") {
 				t.Fatalf("a namespace without one of its buckets: %v, want ErrCorrupt", err)
 			}
 		}
@@ -295,7 +297,7 @@ func TestDamagedFile(t *testing.T) {
 	for _, size := range []int{0, 8 << 10, 16 << 10, int(fx.used) - 1} {
 		t.Run(fmt.Sprintf("truncated to %d", size), func(t *testing.T) {
 			_, path, err := openDamaged(t, fx.file[:size])
-			if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), path) {
+			if !errors.Is(err, boltstore.ErrCorrupt) || !strings.Contains(err.Error(), path) {
 				t.Fatalf("open: %v, want ErrCorrupt naming %s", err, path)
 			}
 		})
@@ -322,8 +324,8 @@ func changeState(t *testing.T, fn func([]byte) []byte) []byte {
 	t.Helper()
 	fx := getFixture(t)
 	b, err := rewrite(fx.file, func(tx *bolt.Tx) error {
-		meta := tx.Bucket(rootBucket).Bucket(nsKey(fixtureNS)).Bucket(metaBucket)
-		return meta.Put(stateKey, fn(bytes.Clone(meta.Get(stateKey))))
+		meta := boltstore.NamespaceBucket(tx, fixtureNS).Bucket(boltstore.MetaBucket)
+		return meta.Put(boltstore.StateKey, fn(bytes.Clone(meta.Get(boltstore.StateKey))))
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -355,7 +357,7 @@ func TestDamagedState(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, path, err := openDamaged(t, changeState(t, fn))
-			if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "state record") {
+			if !errors.Is(err, boltstore.ErrCorrupt) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "state record") {
 				t.Fatalf("open: %v, want ErrCorrupt naming %s and the state record", err, path)
 			}
 		})
@@ -379,17 +381,13 @@ func changeRecord(t *testing.T, fn func(store.Record) []byte) ([]byte, string) {
 	fx := getFixture(t)
 	var text string
 	b, err := rewrite(fx.file, func(tx *bolt.Tx) error {
-		units := tx.Bucket(rootBucket).Bucket(nsKey(fixtureNS)).Bucket(unitsBucket)
+		units := boltstore.NamespaceBucket(tx, fixtureNS).Bucket(boltstore.UnitsBucket)
 		k, v := units.Cursor().First()
-		r, err := decodeRecord(k, v)
+		r, err := boltstore.DecodeRecord(k, v)
 		if err != nil {
 			return err
 		}
-		u, err := fromRecord(r)
-		if err != nil {
-			return err
-		}
-		text = u.Text
+		text = fx.bySeq[r.Seq]
 		return units.Put(bytes.Clone(k), fn(r))
 	})
 	if err != nil {
@@ -404,7 +402,7 @@ func TestNaNRecord(t *testing.T) {
 	b, text := changeRecord(t, func(r store.Record) []byte {
 		r.LogP = math.NaN()
 		r.Delta = math.Inf(1)
-		return encodeRecord(r)
+		return boltstore.EncodeRecord(r)
 	})
 	m, _, err := openDamaged(t, b)
 	if err != nil {
@@ -428,7 +426,7 @@ func TestNaNRecord(t *testing.T) {
 // An undecodable record costs that record, logged once with its key.
 func TestUndecodableRecordLogged(t *testing.T) {
 	fx := getFixture(t)
-	b, text := changeRecord(t, func(store.Record) []byte { return []byte{recordVersion, 9, 1, 2} })
+	b, text := changeRecord(t, func(store.Record) []byte { return []byte{boltstore.RecordVersion, 9, 1, 2} })
 	var buf bytes.Buffer
 	var mu sync.Mutex
 	old := slog.Default()
@@ -452,6 +450,29 @@ func TestUndecodableRecordLogged(t *testing.T) {
 	}
 }
 
+// What a memory and the store it opened skip goes to the memory's
+// logger (dmem.WithLogger), not the default one.
+func TestMemoryLogger(t *testing.T) {
+	b, text := changeRecord(t, func(store.Record) []byte { return []byte{boltstore.RecordVersion, 9, 1, 2} })
+	var mine, def bytes.Buffer
+	var mu sync.Mutex
+	old := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(lockedWriter{&mu, &def}, nil)))
+	defer slog.SetDefault(old)
+	dir, _ := writeStore(t, b)
+	m, err := dmem.New(bg, append(fixtureOptions(dir), dmem.WithLogger(slog.New(slog.NewTextHandler(lockedWriter{&mu, &mine}, nil))))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	load(t, m, text)
+	m.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(mine.String(), "skipping a damaged record") || def.Len() > 0 {
+		t.Fatalf("WithLogger's logger got %q, the default one %q", mine.String(), def.String())
+	}
+}
+
 type lockedWriter struct {
 	mu *sync.Mutex
 	w  *bytes.Buffer
@@ -467,18 +488,18 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 // for another process's lock ends with New's context.
 func TestOpenInUse(t *testing.T) {
 	dir := t.TempDir()
-	m := newMemory(t, WithPath(dir))
-	_, err := New(bg, WithPath(dir))
-	if !errors.Is(err, ErrInUse) || !strings.Contains(err.Error(), "in this process") || !strings.Contains(err.Error(), "WithStore") {
+	m := newMemory(t, dmem.WithPath(dir))
+	_, err := dmem.New(bg, dmem.WithPath(dir))
+	if !errors.Is(err, boltstore.ErrInUse) || !strings.Contains(err.Error(), "in this process") || !strings.Contains(err.Error(), "WithStore") {
 		t.Fatalf("second open in the process: %v", err)
 	}
-	if _, err := OpenStore(dir); !errors.Is(err, ErrInUse) {
-		t.Fatalf("OpenStore of an open file: %v", err)
+	if _, err := boltstore.Open(bg, dir); !errors.Is(err, boltstore.ErrInUse) {
+		t.Fatalf("Open of an open file: %v", err)
 	}
 	m.Close()
 
 	// Another process's lock: a lock on another open file of it.
-	f, err := os.OpenFile(filepath.Join(dir, fileName), os.O_RDWR, 0)
+	f, err := os.OpenFile(filepath.Join(dir, boltstore.FileName), os.O_RDWR, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -489,12 +510,12 @@ func TestOpenInUse(t *testing.T) {
 	ctx, cancel := context.WithTimeout(bg, 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err = New(ctx, WithPath(dir))
+	_, err = dmem.New(ctx, dmem.WithPath(dir))
 	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 2*time.Second {
 		t.Fatalf("open while another process holds the lock: %v after %v, want the context's deadline", err, time.Since(start))
 	}
 	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-	m2 := newMemory(t, WithPath(dir))
+	m2 := newMemory(t, dmem.WithPath(dir))
 	m2.Close()
 }
 
@@ -502,11 +523,11 @@ func TestOpenInUse(t *testing.T) {
 // file whole and never leaves an empty one.
 func TestEmptyFile(t *testing.T) {
 	_, path, err := openDamaged(t, nil)
-	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "empty") {
+	if !errors.Is(err, boltstore.ErrCorrupt) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "empty") {
 		t.Fatalf("open of an empty file: %v", err)
 	}
 	dir := t.TempDir()
-	m := newMemory(t, WithPath(dir))
+	m := newMemory(t, dmem.WithPath(dir))
 	m.Close()
 	matches, _ := filepath.Glob(filepath.Join(dir, "*"))
 	if len(matches) != 1 {
@@ -517,7 +538,11 @@ func TestEmptyFile(t *testing.T) {
 // A namespace past bbolt's key limit is refused as invalid input, before
 // any retry; one within it is stored.
 func TestBoltNamespaceLimit(t *testing.T) {
-	s := openBolt(t)
+	s, err := boltstore.Open(bg, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
 	long := engram.Namespace{User: strings.Repeat("u", bolt.MaxKeySize)}
 	if err := s.Commit(bg, long, []store.Op{store.Term("x", 1)}); !errors.Is(err, engram.ErrInvalidInput) || len(err.Error()) > 300 {
 		t.Fatalf("commit to a namespace over the limit: %.300v", err)
@@ -537,7 +562,7 @@ func TestNoFreelistSync(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
-		return tx.Bucket(rootBucket).Bucket(nsKey(fixtureNS)).Bucket(termsBucket).Put([]byte("zebra"), []byte{2})
+		return boltstore.NamespaceBucket(tx, fixtureNS).Bucket(boltstore.TermsBucket).Put([]byte("zebra"), []byte{2})
 	})
 	if cerr := db.Close(); err == nil {
 		err = cerr
@@ -545,7 +570,7 @@ func TestNoFreelistSync(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := New(bg, WithPath(dir), WithNamespace(fixtureNS.User, fixtureNS.Agent, fixtureNS.Session), WithShortTerm(8))
+	m, err := dmem.New(bg, fixtureOptions(dir)...)
 	if err != nil {
 		t.Fatalf("open of a file without a synced freelist: %v", err)
 	}

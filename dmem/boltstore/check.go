@@ -1,4 +1,4 @@
-package dmem
+package boltstore
 
 import (
 	"bytes"
@@ -385,7 +385,7 @@ func ordered(keys [][]byte, lo, hi []byte) error {
 func checkFile(f *os.File, path string) error {
 	fi, err := f.Stat()
 	if err != nil {
-		return fmt.Errorf("dmem: open store: %w", err)
+		return fmt.Errorf("boltstore: open: %w", err)
 	}
 	if fi.Size() == 0 {
 		return corrupt(path, "the file is empty (0 bytes): it lost its contents; remove it to start an empty store")
