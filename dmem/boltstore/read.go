@@ -90,15 +90,7 @@ func (s *Store) Scan(ctx context.Context, ns engram.Namespace, log bool, fn func
 		return err
 	}
 	// fn runs outside the read transaction, so it may commit.
-	for _, r := range rs {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if err := fn(r); err != nil {
-			return err
-		}
-	}
-	return nil
+	return store.Visit(ctx, rs, fn)
 }
 
 // Query implements [store.Store], searching the namespace's chromem

@@ -469,15 +469,7 @@ func (s *Store) Scan(ctx context.Context, ns engram.Namespace, log bool, fn func
 	if err != nil {
 		return s.fail("scan", err)
 	}
-	for _, r := range rs {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if err := fn(r); err != nil {
-			return err
-		}
-	}
-	return nil
+	return store.Visit(ctx, rs, fn)
 }
 
 // Load returns the namespace's learned state and term counts.

@@ -104,3 +104,19 @@ type Snapshot struct {
 	State []byte
 	Terms map[string]int64
 }
+
+// Visit calls fn with each of rs in order, as a store's Scan hands out
+// the records it collected: outside any transaction or connection, so
+// that fn may commit, and stopping at fn's first error or when ctx is
+// done.
+func Visit(ctx context.Context, rs []Record, fn func(Record) error) error {
+	for _, r := range rs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
