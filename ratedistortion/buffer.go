@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"sync"
 
@@ -37,7 +36,8 @@ type Buffer struct {
 	openHuman int64             // group of a human turn awaiting its reply, or -1
 	toolGroup map[string]int64  // tool-call id → group of the call
 	byID      map[string]*entry // every unit in the pool
-	termID    map[string]int32  // stemmed word → its number, for entry.wordSet
+	termID    map[string]int32  // stemmed word → its number (entry.termIDs)
+	termName  []string          // number → stemmed word
 	dropped   int               // units removed by the pool cap
 	last      *selection        // the last load, explained on demand
 	spare     *selection        // the load before it, whose arrays the next load reuses
@@ -84,7 +84,7 @@ func (b *Buffer) reset() {
 	b.openHuman = -1
 	b.toolGroup = make(map[string]int64)
 	b.byID = make(map[string]*entry)
-	b.termID = make(map[string]int32)
+	b.termID, b.termName = make(map[string]int32), nil
 	b.last, b.spare = nil, nil
 	b.demoted = nil
 	b.recalled, b.guestAt = make(map[string]*entry), make(map[int64]int)
@@ -244,27 +244,43 @@ func (b *Buffer) place(e *entry, d draft) {
 		u.Group = newGroup()
 		b.openHuman = -1
 	}
-	e.wordSet = b.wordSet(e.terms)
+	b.number(e)
 	b.slots.Add(u.Seq, u.Facts)
-	b.index.Add(len(b.pool), text.Excerpt(u.Text), len(b.pool)-1, e.indexTerms())
+	b.index.Add(len(b.pool), text.Excerpt(u.Text), len(b.pool)-1, b.indexTerms(e))
 	b.pool = append(b.pool, e)
 	b.byID[u.ID] = e
 }
 
-// wordSet numbers terms (see entry.wordSet), sorted and distinct. b.mu is
-// held.
-func (b *Buffer) wordSet(terms []string) []int32 {
-	ws := make([]int32, 0, len(terms))
-	for _, t := range terms {
+// number gives e's terms their numbers and keeps those, in order, instead
+// of the words: each word a pool holds is stored once, not once a unit
+// that says it. b.mu is held.
+func (b *Buffer) number(e *entry) {
+	if e.termIDs != nil || e.terms == nil {
+		return
+	}
+	ids := make([]int32, len(e.terms))
+	for i, t := range e.terms {
 		id, ok := b.termID[t]
 		if !ok {
-			id = int32(len(b.termID))
+			id = int32(len(b.termName))
 			b.termID[t] = id
+			b.termName = append(b.termName, t)
 		}
-		ws = append(ws, id)
+		ids[i] = id
 	}
-	slices.Sort(ws)
-	return slices.Compact(ws)
+	e.termIDs, e.terms = ids, nil
+}
+
+// termsOf returns e's stemmed content words, in order.
+func (b *Buffer) termsOf(e *entry) []string {
+	if e.termIDs == nil {
+		return e.terms
+	}
+	out := make([]string, len(e.termIDs))
+	for i, id := range e.termIDs {
+		out[i] = b.termName[id]
+	}
+	return out
 }
 
 // Clear forgets every unit. With [WithChatHistory] it clears the history

@@ -98,11 +98,11 @@ func (b *Buffer) enforceCap() {
 		"max_group_utility", best, "dropped_total", b.dropped)
 	clear(b.pool[len(kept):])
 	b.pool = kept
-	b.mat, b.matDim = b.mat[:0], 0
+	b.mat, b.matDim = nil, 0 // the units point into the old one: a new one, not overwritten
 	b.index = relevance.NewIndex()
 	for i, e := range b.pool {
 		// A unit's novelty was judged against everything before it,
 		// dropped units included.
-		b.index.Add(i, text.Excerpt(e.unit.Text), i-1, e.indexTerms())
+		b.index.Add(i, text.Excerpt(e.unit.Text), i-1, b.indexTerms(e))
 	}
 }

@@ -59,15 +59,15 @@ func (b *Buffer) extractFacts(ctx context.Context, es []*entry) error {
 
 // indexTerms returns the words the lexical index holds for e (facts.Words):
 // its text's and its facts' slots', which find the newest statement even
-// when no older one is there to pass it relevance. Redundancy (wordSet)
+// when no older one is there to pass it relevance. Redundancy (redundancyEdges)
 // still compares the texts alone, or two statements of one slot would
 // repeat each other.
-func (e *entry) indexTerms() []string {
+func (b *Buffer) indexTerms(e *entry) []string {
 	if len(e.unit.Facts) == 0 {
-		return e.terms
+		return b.termsOf(e)
 	}
 	if e.factTerms == nil {
-		e.factTerms = facts.Words(e.terms, e.unit.Facts)
+		e.factTerms = facts.Words(b.termsOf(e), e.unit.Facts)
 	}
 	return e.factTerms
 }

@@ -31,8 +31,9 @@ func (b *Buffer) learnFromReferral(added []*entry) {
 	s.learned = true
 	said := make(map[string]int) // word → how many of the added turns hold it
 	for _, e := range added {
-		in := make(map[string]bool, len(e.terms))
-		for _, t := range e.terms {
+		ts := b.termsOf(e)
+		in := make(map[string]bool, len(ts))
+		for _, t := range ts {
 			if !in[t] {
 				in[t] = true
 				said[t]++
@@ -47,7 +48,7 @@ func (b *Buffer) learnFromReferral(added []*entry) {
 			continue
 		}
 		referred := false
-		for _, t := range u.e.terms {
+		for _, t := range b.termsOf(u.e) {
 			if n := said[t]; n > 0 && b.index.DocFreq(t)-n <= maxDF {
 				referred = true
 				break

@@ -142,13 +142,23 @@ func (b *Buffer) relevance(query string, qvec []float32, off relevance.Component
 // matrix brings b.mat up to date with the pool, appending the rows of units
 // added since the last load, and returns it with its dimension; nil if some
 // unit's embedding is sparse or of another dimension (scoring then reads
-// each entry). The cap and Clear reset it. b.mu is held.
+// each entry). The cap, a repeat that moves a unit and Clear drop it; the
+// next load builds a new one.
+//
+// Each unit's embedding then is its row: the pool holds one copy of every
+// vector, not one in the unit and another in the matrix. A matrix that
+// grows is copied with an eighth to spare, and every unit moves to its new
+// row. b.mu is held.
 func (b *Buffer) matrix() ([]float32, int) {
 	if b.matDim < 0 {
 		return nil, 0
 	}
-	for i := len(b.mat) / max(1, b.matDim); i < len(b.pool); i++ {
-		v := b.pool[i].vec.DenseOrNil()
+	from := len(b.mat) / max(1, b.matDim)
+	if from == len(b.pool) {
+		return b.mat, b.matDim
+	}
+	for _, e := range b.pool[from:] {
+		v := e.vec.DenseOrNil()
 		if b.matDim == 0 {
 			b.matDim = len(v)
 		}
@@ -156,7 +166,21 @@ func (b *Buffer) matrix() ([]float32, int) {
 			b.mat, b.matDim = nil, -1
 			return nil, 0
 		}
-		b.mat = append(b.mat, v...)
+	}
+	moved := from
+	if need := len(b.pool) * b.matDim; cap(b.mat) < need {
+		grown := make([]float32, len(b.mat), need+need/8)
+		copy(grown, b.mat)
+		b.mat, moved = grown, 0
+	}
+	for _, e := range b.pool[from:] {
+		b.mat = append(b.mat, e.vec.DenseOrNil()...)
+	}
+	d := b.matDim
+	for i, e := range b.pool[moved:] {
+		i += moved
+		row := b.mat[i*d : (i+1)*d : (i+1)*d]
+		e.unit.Embedding, e.vec = row, relevance.Dense(row)
 	}
 	return b.mat, b.matDim
 }
@@ -357,12 +381,8 @@ func (b *Buffer) redundancyEdges(items []knapsack.Item, members [][]int, units [
 	for x, k := range cand {
 		g := b.groupVector(units, members[k])
 		vecs[x], sparse[x] = g.dense, g.sparse
-		if len(members[k]) == 1 {
-			terms[x] = units[members[k][0]].e.wordSet
-			continue
-		}
 		for _, i := range members[k] {
-			terms[x] = append(terms[x], units[i].e.wordSet...)
+			terms[x] = append(terms[x], units[i].e.termIDs...)
 		}
 		slices.Sort(terms[x])
 		terms[x] = slices.Compact(terms[x])
@@ -469,7 +489,8 @@ func (s *selection) lines() []string {
 			if h := s.headers[i]; h != "" {
 				out = append(out, h)
 			}
-			out = append(out, s.units[i].e.line)
+			e := s.units[i].e
+			out = append(out, s.b.line(e.unit.Role, e.unit.Text))
 		}
 	}
 	return out

@@ -211,14 +211,14 @@ func (b *Buffer) install(ctx context.Context, s *snapshot) error {
 	es := make([]*entry, len(s.units))
 	for i, su := range s.units {
 		es[i] = &entry{unit: su.unit, retrieved: su.retrieved, reward: su.reward, toolIDs: su.toolIDs, call: su.call,
-			terms: text.Terms(text.Excerpt(su.unit.Text)), line: b.line(su.unit.Role, su.unit.Text)}
+			terms: text.Terms(text.Excerpt(su.unit.Text))}
 	}
 	if err := b.checkEmbeddings(ctx, es); err != nil {
 		return err
 	}
 	if s.lines != b.linesFingerprint() {
 		for _, e := range es {
-			e.unit.Tokens = max(1, b.opts.Counter(e.line))
+			e.unit.Tokens = max(1, b.opts.Counter(b.line(e.unit.Role, e.unit.Text)))
 		}
 		for i := range s.demoted {
 			u := &s.demoted[i].Unit
@@ -238,9 +238,9 @@ func (b *Buffer) install(ctx context.Context, s *snapshot) error {
 	for i, e := range es {
 		e.vec = relevance.Compress(e.unit.Embedding)
 		analyse(e)
-		e.wordSet = b.wordSet(e.terms)
+		b.number(e)
 		b.slots.Add(e.unit.Seq, e.unit.Facts)
-		b.index.Add(i, text.Excerpt(e.unit.Text), i-1, e.indexTerms())
+		b.index.Add(i, text.Excerpt(e.unit.Text), i-1, b.indexTerms(e))
 		b.pool = append(b.pool, e)
 		b.byID[e.unit.ID] = e
 		b.noteSaid(e)

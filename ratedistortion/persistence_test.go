@@ -144,7 +144,7 @@ func sameState(t *testing.T, b, c *Buffer, times bool) {
 			u.Time = v.Time
 		}
 		if !reflect.DeepEqual(u, v) || e.retrieved != f.retrieved || e.reward != f.reward ||
-			!reflect.DeepEqual(e.toolIDs, f.toolIDs) || e.line != f.line || !reflect.DeepEqual(e.terms, f.terms) ||
+			!reflect.DeepEqual(e.toolIDs, f.toolIDs) || !reflect.DeepEqual(b.termsOf(e), c.termsOf(f)) ||
 			e.facts != f.facts || !reflect.DeepEqual(e.call, f.call) {
 			t.Fatalf("unit %d:\n%+v %d %v %v\nrestored\n%+v %d %v %v", i,
 				e.unit, e.retrieved, e.reward, e.toolIDs, f.unit, f.retrieved, f.reward, f.toolIDs)
@@ -274,8 +274,8 @@ func TestRestoreRecountsTokens(t *testing.T) {
 
 	c := restored(t, data, append(opts, WithHumanPrefix("User"))...)
 	for _, e := range c.pool {
-		if e.unit.Tokens != max(1, len(e.line)) || strings.HasPrefix(e.line, "Human") {
-			t.Fatalf("unit %s: %d tokens for %q", e.unit.ID, e.unit.Tokens, e.line)
+		if line := c.line(e.unit.Role, e.unit.Text); e.unit.Tokens != max(1, len(line)) || strings.HasPrefix(line, "Human") {
+			t.Fatalf("unit %s: %d tokens for %q", e.unit.ID, e.unit.Tokens, line)
 		}
 	}
 	h := load(t, c, "locker code")
@@ -288,7 +288,7 @@ func TestRestoreRecountsTokens(t *testing.T) {
 
 	d := restored(t, data, persistOpts()...) // tiktoken's counts, not bytes
 	for _, e := range d.pool {
-		if want := max(1, d.opts.Counter(e.line)); e.unit.Tokens != want {
+		if want := max(1, d.opts.Counter(d.line(e.unit.Role, e.unit.Text))); e.unit.Tokens != want {
 			t.Fatalf("unit %s: %d tokens under tiktoken, want %d", e.unit.ID, e.unit.Tokens, want)
 		}
 	}

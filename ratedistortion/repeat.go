@@ -110,10 +110,10 @@ func (b *Buffer) moveToEnd(at []int, fresh []*entry) []*entry {
 		// Positions changed: the lexical index and the matrix are by
 		// position, and each unit's novelty is judged against those
 		// before it.
-		b.mat, b.matDim = b.mat[:0], 0
+		b.mat, b.matDim = nil, 0 // the units point into the old one: a new one, not overwritten
 		b.index = relevance.NewIndex()
 		for i, e := range b.pool {
-			b.index.Add(i, e.unit.Text, i-1, e.indexTerms())
+			b.index.Add(i, e.unit.Text, i-1, b.indexTerms(e))
 		}
 	}
 	return moved

@@ -179,9 +179,9 @@ func (b *Buffer) setGuests(gs []*entry) {
 		if e.unit.Group < 0 {
 			e.unit.Group = b.group
 			b.group++
-			e.wordSet = b.wordSet(e.terms)
+			b.number(e)
 		}
-		b.gindex.Add(i, text.Excerpt(e.unit.Text), -1, e.indexTerms())
+		b.gindex.Add(i, text.Excerpt(e.unit.Text), -1, b.indexTerms(e))
 		b.guestAt[e.unit.Seq] = i
 	}
 }

@@ -20,10 +20,9 @@ import (
 // entry is a unit in the pool with what the buffer derived from it once.
 type entry struct {
 	unit      engram.Unit
-	terms     []string         // stemmed content words, for the lexical index
+	terms     []string         // stemmed content words, for the lexical index, until the pool numbers them (Buffer.number)
+	termIDs   []int32          // the terms' numbers (Buffer.termID), in order
 	vec       relevance.Vector // the embedding, compressed for scoring
-	wordSet   []int32          // terms' numbers (Buffer.termID), sorted and distinct: what redundancy compares
-	line      string           // the unit as a history line, without its newline
 	retrieved int              // loads that kept it
 	reward    float64          // rewards received after loads that kept it
 	sents     []sentence       // analysed on first use by the extractive summary
@@ -158,7 +157,6 @@ func (b *Buffer) prepare(ctx context.Context, ds []draft) ([]*entry, error) {
 	for i, d := range ds {
 		line := b.line(d.role, d.text)
 		out[i] = &entry{
-			line: line,
 			unit: engram.Unit{
 				Role:      d.role,
 				Text:      d.text,

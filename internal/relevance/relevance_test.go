@@ -255,3 +255,17 @@ func TestTopKMatchesSort(t *testing.T) {
 		}
 	}
 }
+
+// TestCompressZeroStaysDense: a vector of zeros (a text of no known word)
+// is kept dense, so that it does not turn a memory's matrix off.
+func TestCompressZeroStaysDense(t *testing.T) {
+	z := make([]float32, 8)
+	if v := Compress(z); v.DenseOrNil() == nil || v.Len() != 8 || v.Dot([]float32{1, 1, 1, 1, 1, 1, 1, 1}) != 0 {
+		t.Errorf("zero vector compressed to %+v, want it dense", v)
+	}
+	s := make([]float32, 8)
+	s[3] = 1
+	if v := Compress(s); v.DenseOrNil() != nil || v.Dot([]float32{0, 0, 0, 2, 0, 0, 0, 0}) != 2 {
+		t.Errorf("one non-zero of eight: %+v, want it sparse", v)
+	}
+}

@@ -11,7 +11,9 @@ type Vector struct {
 }
 
 // Compress returns v as a Vector, sparse if fewer than half of its
-// components are non-zero. v is not copied when kept dense.
+// components are non-zero, and some are: a zero vector (a text of no word
+// the embedder knows) stays dense, a row of zeros beside its neighbours'
+// in a memory's matrix. v is not copied when kept dense.
 func Compress(v []float32) Vector {
 	nnz := 0
 	for _, x := range v {
@@ -19,7 +21,7 @@ func Compress(v []float32) Vector {
 			nnz++
 		}
 	}
-	if nnz*2 >= len(v) {
+	if nnz*2 >= len(v) || nnz == 0 {
 		return Vector{dim: len(v), dense: v}
 	}
 	s := Vector{dim: len(v), idx: make([]int32, 0, nnz), val: make([]float32, 0, nnz)}
