@@ -3,7 +3,6 @@ package embed
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
 	"math"
 	"slices"
 	"strconv"
@@ -237,67 +236,115 @@ func (e *Embedder) accumulate(v []float64, s string) {
 	concepts := w == 0 || w == 1
 	terms := text.Terms(s)
 	// Features in the order they first occur, so that the sums, and the
-	// vector, are the same on every call (a map's order is not).
-	var fs features
-	fs.index = make(map[string]int, 4*len(terms))
+	// vector, are the same on every call (a map's order is not). A feature
+	// is known by its FNV-1a hash, taken over its parts in place: no
+	// feature's name is built.
+	fs := newFeatures(8 * len(terms))
+	var num [16]byte
 	for i, t := range terms {
-		fs.add("w:"+t, wordWeight)
+		fs.add(fnv(fnv(fnvOffset, "w:"), t), wordWeight)
 		if i > 0 {
-			fs.add("b:"+terms[i-1]+" "+t, bigramWeight)
+			fs.add(fnv(fnv(fnv(fnv(fnvOffset, "b:"), terms[i-1]), " "), t), bigramWeight)
 		}
-		grams := charGrams(t)
-		for _, g := range grams {
-			fs.add("g:"+g, gramWeight/float64(len(grams)))
+		// The 4-grams of "#t#"; a short word is one gram.
+		g := fnv(fnvOffset, "g:")
+		if n := len(t) + 2; n <= gramSize {
+			fs.add(fnv(fnv(fnv(g, "#"), t), "#"), gramWeight)
+		} else {
+			grams := n - gramSize + 1
+			for k := range grams {
+				h := g
+				for j := k; j < k+gramSize; j++ {
+					c := byte('#')
+					if j > 0 && j <= len(t) {
+						c = t[j-1]
+					}
+					h = (h ^ uint64(c)) * fnvPrime
+				}
+				fs.add(h, gramWeight/float64(grams))
+			}
 		}
 		if !concepts {
 			continue
 		}
 		for _, c := range lexicon.Concepts(t) {
-			fs.add("c:"+strconv.FormatUint(uint64(c.ID), 36), conceptWeight*float64(c.Weight))
+			id := strconv.AppendUint(num[:0], uint64(c.ID), 36)
+			fs.add(fnv(fnv(fnvOffset, "c:"), string(id)), conceptWeight*float64(c.Weight))
 		}
 	}
-	for i, f := range fs.names {
+	for i, h := range fs.hashes {
 		// Sublinear term frequency: a word said five times is not five times the topic.
-		add(v, f, 1+math.Log(1+fs.weights[i])-math.Log(2))
+		add(v, h, 1+math.Log(1+fs.weights[i])-math.Log(2))
 	}
 }
 
-// features are a text's weighted features, in order of first occurrence.
+// FNV-1a, 64 bits.
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+// fnv continues FNV-1a hash h over the bytes of s.
+func fnv(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * fnvPrime
+	}
+	return h
+}
+
+// features are a text's weighted features, by hash, in order of first
+// occurrence, found again through an open-addressed table of their
+// positions.
 type features struct {
-	names   []string
+	hashes  []uint64
 	weights []float64
-	index   map[string]int
+	slots   []int32 // position + 1 in hashes; 0 free
 }
 
-func (fs *features) add(f string, w float64) {
-	i, ok := fs.index[f]
-	if !ok {
-		i = len(fs.names)
-		fs.index[f] = i
-		fs.names = append(fs.names, f)
-		fs.weights = append(fs.weights, 0)
+// newFeatures returns features with room for about n.
+func newFeatures(n int) features {
+	size := 16
+	for size < 2*n {
+		size *= 2
 	}
-	fs.weights[i] += w
+	return features{hashes: make([]uint64, 0, n), weights: make([]float64, 0, n), slots: make([]int32, size)}
 }
 
-// charGrams returns the 4-grams of "#word#"; a short word is one gram.
-func charGrams(w string) []string {
-	b := "#" + w + "#"
-	if len(b) <= gramSize {
-		return []string{b}
+func (fs *features) add(h uint64, w float64) {
+	if 2*(len(fs.hashes)+1) > len(fs.slots) {
+		fs.rehash()
 	}
-	out := make([]string, 0, len(b)-gramSize+1)
-	for i := 0; i+gramSize <= len(b); i++ {
-		out = append(out, b[i:i+gramSize])
+	mask := uint64(len(fs.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		switch p := fs.slots[i]; {
+		case p == 0:
+			fs.slots[i] = int32(len(fs.hashes) + 1)
+			fs.hashes = append(fs.hashes, h)
+			fs.weights = append(fs.weights, w)
+			return
+		case fs.hashes[p-1] == h:
+			fs.weights[p-1] += w
+			return
+		}
 	}
-	return out
 }
 
-// add hashes feature f into v with a sign, so collisions cancel on average.
-func add(v []float64, f string, w float64) {
-	h := fnv.New64a()
-	h.Write([]byte(f))
-	x := h.Sum64()
+// rehash doubles the table.
+func (fs *features) rehash() {
+	fs.slots = make([]int32, 2*len(fs.slots))
+	mask := uint64(len(fs.slots) - 1)
+	for k, h := range fs.hashes {
+		i := h & mask
+		for fs.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		fs.slots[i] = int32(k + 1)
+	}
+}
+
+// add adds w into v at the dimension feature hash x picks, with the sign
+// it picks, so collisions cancel on average.
+func add(v []float64, x uint64, w float64) {
 	i := int(x % uint64(len(v)))
 	if x>>63 == 1 {
 		w = -w
