@@ -63,11 +63,11 @@ func lexicalNovelty(keys []string, salient map[string]bool, flags engram.Flags, 
 	return 1 - math.Exp(-info/infoScale)
 }
 
-// salientTerms returns the terms of s that are numbers, or names:
-// capitalised words that do not open a sentence.
-func salientTerms(s string) map[string]bool {
+// salientTerms returns the terms of a text's words (text.Split) that are
+// numbers, or names: capitalised words that do not open a sentence.
+func salientTerms(words []text.Word) map[string]bool {
 	out := make(map[string]bool)
-	for _, w := range text.Split(s) {
+	for _, w := range words {
 		r, _ := utf8.DecodeRuneInString(w.Raw)
 		digit := strings.ContainsAny(w.Norm, "0123456789")
 		if !digit && (w.SentenceStart || !unicode.IsUpper(r)) {
@@ -213,7 +213,7 @@ func (l *lsh) nearest(v []float32, floor float64, close []near) (*unit, float64,
 // memory holds. Real turns crowd a few buckets (at 10,000 units the
 // largest held 349, the median 3), and a probe of those would grow with
 // the memory.
-const lshProbe = 64
+const lshProbe = 32
 
 // probe calls fn once for each unit in the buckets ks name, at most
 // lshProbe of each bucket, from its end, where units are added.

@@ -111,11 +111,12 @@ func (m *Memory) record(ctx context.Context, ds []draft) ([]string, error) {
 			return nil, fmt.Errorf("dmem: embedder returned vectors of %d and %d dimensions: %w", len(ds[0].vec), len(d.vec), engram.ErrInvalidInput)
 		}
 		d.tokens = m.opts.Counter(m.line(d.role, d.text))
-		d.flags = text.Flags(texts[i])
-		terms := text.Terms(texts[i])
+		ws := text.Split(texts[i]) // once, for every analysis below
+		d.flags = text.FlagsIn(texts[i], ws)
+		terms := text.TermsIn(ws)
 		d.keys = keys(terms)
-		d.salient = salientTerms(texts[i])
-		d.lex = lexis{terms: terms, names: relevance.Names(texts[i])}
+		d.salient = salientTerms(ws)
+		d.lex = lexis{terms: terms, names: relevance.NamesIn(ws)}
 	}
 	if err := m.readFacts(ctx, ds); err != nil {
 		return nil, err

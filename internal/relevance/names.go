@@ -13,12 +13,15 @@ import (
 // that are not stop words, and, at the start of a sentence where capitals
 // say nothing, only those the dictionary does not know ("Freya moved", not
 // "Random, but"). The result has no duplicates.
-func Names(s string) []string { return names(s, true) }
+func Names(s string) []string { return names(text.Split(s), true) }
 
-func names(s string, strict bool) []string {
+// NamesIn is [Names] of a text already split (text.Split).
+func NamesIn(words []text.Word) []string { return names(words, true) }
+
+func names(words []text.Word, strict bool) []string {
 	var out []string
 	seen := make(map[string]bool) // out as a set: a long text names many
-	for _, w := range text.Split(s) {
+	for _, w := range words {
 		r, _ := utf8.DecodeRuneInString(w.Raw)
 		if !unicode.IsUpper(r) || len(w.Raw) < 2 || strings.ToUpper(w.Raw) == w.Raw {
 			continue

@@ -11,12 +11,14 @@ import (
 
 // Flags returns what s mentions that is costly to forget: a directive to
 // remember, proper names, numbers, dates. It never sets FlagPinned.
-func Flags(s string) engram.Flags {
+func Flags(s string) engram.Flags { return FlagsIn(s, Split(s)) }
+
+// FlagsIn is [Flags] of s, whose words are already split (Split(s)).
+func FlagsIn(s string, words []Word) engram.Flags {
 	var f engram.Flags
 	if strings.IndexByte(s, ':') >= 0 && clockTime.MatchString(s) {
 		f |= engram.FlagDate | engram.FlagNumber
 	}
-	words := Split(s)
 	for i, w := range words {
 		switch {
 		case dateWords[w.Norm] && (!ambiguousMonths[w.Norm] || monthAt(words, i)):

@@ -67,8 +67,11 @@ func joins(s string, i int) bool {
 }
 
 // Terms returns the stemmed content words of s, stop words removed, in order.
-func Terms(s string) []string {
-	ws := Split(s)
+func Terms(s string) []string { return TermsIn(Split(s)) }
+
+// TermsIn is [Terms] of a text already split: one split serves all a
+// text's analyses.
+func TermsIn(ws []Word) []string {
 	out := make([]string, 0, len(ws))
 	for _, w := range ws {
 		n := strings.ReplaceAll(w.Norm, "’", "'")
