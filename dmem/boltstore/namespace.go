@@ -123,7 +123,7 @@ func (s *Store) spaceFor(ns engram.Namespace) (*space, error) {
 func (sp *space) index(dim int) *vecindex.Index {
 	ix := sp.ix[dim]
 	if ix == nil {
-		ix = vecindex.New()
+		ix = vecindex.NewScanned()
 		sp.ix[dim] = ix
 	}
 	return ix

@@ -47,8 +47,8 @@ func scaleTurns(ss []dataset.Sample, n int) []string {
 // median load, its ratio to BM25's, and the exponent of its growth from the
 // smaller size to the larger (1 is linear). Sizes are ENGRAM_SCALE, comma-
 // separated (default 10000,100000); memories ENGRAM_SCALE_MEMORIES (default
-// rd,dmem; dmem-all is dmem holding every turn, WithMaxUnits(0)). Run it
-// with
+// rd,dmem; dmem-all is dmem holding every turn, WithMaxUnits(0); dmem-bolt
+// is dmem in the embedded bbolt store, WithPath). Run it with
 //
 //	go test ./cmd/memeval/eval -run '^$' -bench LoadAtScale -benchtime 1x -timeout 60m
 func BenchmarkLoadAtScale(b *testing.B) {
@@ -74,7 +74,12 @@ func BenchmarkLoadAtScale(b *testing.B) {
 	uncapped := Memory{Name: "dmem-all", Engram: true, New: func(ctx context.Context, budget int, _ *dataset.Sample) (schema.Memory, error) {
 		return dmem.New(ctx, dmem.WithTokenBudget(budget), dmem.WithMaxUnits(0))
 	}, Close: func(m schema.Memory) error { return m.(*dmem.Memory).Close() }}
-	ms, err := Select(append(Known(), uncapped), "bm25,"+names)
+	// The durable memory syncs once a second while it fills (a save's
+	// fsync is not what is measured here); its loads read the store.
+	durable := Memory{Name: "dmem-bolt", Engram: true, New: func(ctx context.Context, budget int, _ *dataset.Sample) (schema.Memory, error) {
+		return dmem.New(ctx, dmem.WithTokenBudget(budget), dmem.WithPath(b.TempDir()), dmem.WithSyncEvery(time.Second))
+	}, Close: func(m schema.Memory) error { return m.(*dmem.Memory).Close() }}
+	ms, err := Select(append(Known(), uncapped, durable), "bm25,"+names)
 	if err != nil {
 		b.Fatal(err)
 	}
