@@ -41,6 +41,7 @@ type Buffer struct {
 	dropped   int               // units removed by the pool cap
 	last      *selection        // the last load, explained on demand
 	spare     *selection        // the load before it, whose arrays the next load reuses
+	gatherIn  []bool            // gather's marks, all false between loads
 	summary   summaryCache
 	cleared   int64                // times the pool was cleared: a load that spans one is not recorded
 	guests    []*entry             // what the long-term tier recalled for the latest load, by its Seq there

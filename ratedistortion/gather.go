@@ -38,19 +38,29 @@ const (
 // stale the superseded units. b.mu is held.
 func (b *Buffer) gather(order []int, rel []float64, stale map[*entry]string) []int {
 	n := len(b.pool)
-	in := make(map[int]bool, gatherTop+gatherRecent+64)
+	// in marks the candidates: a slice the buffer keeps, cleared after
+	// use by the list of what was marked (a map cost most of a load at
+	// 100,000 units, one lookup a unit).
+	in := grow(b.gatherIn, len(rel))
+	var marked []int
+	mark := func(d int) {
+		if !in[d] {
+			in[d] = true
+			marked = append(marked, d)
+		}
+	}
 	add := func(d int) {
 		if d < 0 || d >= len(rel) || in[d] {
 			return
 		}
-		in[d] = true
+		mark(d)
 		if d >= n {
 			return // a guest: its neighbours are the tier's
 		}
 		e := b.pool[d]
 		for k := -gatherReach; k <= gatherReach; k++ {
 			if j := d + k; j >= 0 && j < n && !in[j] && (k == 0 || b.pool[j].unit.Group == e.unit.Group || k*k <= facts.Reach*facts.Reach) {
-				in[j] = true
+				mark(j)
 			}
 		}
 		// A tool group reaches further than its neighbours when calls and
@@ -58,12 +68,12 @@ func (b *Buffer) gather(order []int, rel []float64, stale map[*entry]string) []i
 		if len(e.toolIDs) > 0 {
 			for j := d - 1; j >= 0 && j >= d-64 && b.pool[j].unit.Group >= e.unit.Group-1; j-- {
 				if b.pool[j].unit.Group == e.unit.Group {
-					in[j] = true
+					mark(j)
 				}
 			}
 			for j := d + 1; j < n && j <= d+64; j++ {
 				if b.pool[j].unit.Group == e.unit.Group {
-					in[j] = true
+					mark(j)
 				}
 			}
 		}
@@ -92,6 +102,10 @@ func (b *Buffer) gather(order []int, rel []float64, stale map[*entry]string) []i
 			out = append(out, d)
 		}
 	}
+	for _, d := range marked {
+		in[d] = false
+	}
+	b.gatherIn = in
 	return out
 }
 
