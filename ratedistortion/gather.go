@@ -20,11 +20,20 @@ import (
 // of thousands of tokens they would not be chosen. Below gatherAbove units
 // every unit is a candidate, so a pool of the size the development set's
 // conversations reach is selected exactly as before.
+// gatherAbove is the pool size above which a load gathers; a variable
+// only so that a test can compare a gathered load with an exact one.
+var gatherAbove = 4096
+
 const (
-	// gatherAbove is the pool size above which a load gathers.
-	gatherAbove = 4096
-	// gatherTop is how many of the most relevant units are candidates.
-	gatherTop = 384
+	// gatherPerToken is how many of the most relevant units are
+	// candidates per token of budget, between gatherMin and gatherMax: a
+	// unit of real dialogue costs about 30 tokens, so a budget holds a
+	// quarter of its candidates. On real dialogue grown to 6,000 units
+	// (TestGatherKeepsRecall) a load at 1,024 tokens recalled as much with
+	// 32 candidates as with every unit.
+	gatherPerToken = 1.0 / 8
+	gatherMin      = 64
+	gatherMax      = 1024
 	// gatherRecent is how many of the newest units are candidates: past
 	// 30 half-lives (the default 8 units) recency is 0.
 	gatherRecent = 128
@@ -59,7 +68,13 @@ func (b *Buffer) gather(order []int, rel []float64, stale map[*entry]string) []i
 		}
 		e := b.pool[d]
 		for k := -gatherReach; k <= gatherReach; k++ {
-			if j := d + k; j >= 0 && j < n && !in[j] && (k == 0 || b.pool[j].unit.Group == e.unit.Group || k*k <= facts.Reach*facts.Reach) {
+			j := d + k
+			if j < 0 || j >= n || in[j] {
+				continue
+			}
+			// Its pair, and a turn it depends on or that depends on it.
+			if f := b.pool[j]; f.unit.Group == e.unit.Group ||
+				k < 0 && facts.Depends(e.facts, f.facts, -k) || k > 0 && facts.Depends(f.facts, e.facts, k) {
 				mark(j)
 			}
 		}
@@ -78,7 +93,8 @@ func (b *Buffer) gather(order []int, rel []float64, stale map[*entry]string) []i
 			}
 		}
 	}
-	for _, d := range relevance.Top(rel, gatherTop) {
+	top := min(gatherMax, max(gatherMin, int(float64(b.opts.Budget)*gatherPerToken)))
+	for _, d := range relevance.Top(rel, top) {
 		add(d)
 	}
 	for d := max(0, n-gatherRecent); d < len(rel); d++ {
