@@ -144,7 +144,7 @@ func (m *Memory) duplicate(s string, lx lexis, best *unit, sim float64, close []
 	if best == nil || sim < m.opts.Redundancy {
 		return nil
 	}
-	if sameWords(s, best.Text, lx, lexisOf(best.Text)) {
+	if sameWords(s, best.Text, lx, m.lexisOf(best)) {
 		return best
 	}
 	cs := slices.DeleteFunc(close, func(c near) bool { return c.u == best })
@@ -158,7 +158,7 @@ func (m *Memory) duplicate(s string, lx lexis, best *unit, sim float64, close []
 		return int(a.u.Seq - b.u.Seq)
 	})
 	for _, c := range cs[:min(len(cs), dupCandidates-1)] {
-		if sameWords(s, c.u.Text, lx, lexisOf(c.u.Text)) {
+		if sameWords(s, c.u.Text, lx, m.lexisOf(c.u)) {
 			return c.u
 		}
 	}

@@ -40,6 +40,7 @@ type Memory struct {
 	words     *words               // resident units' words, for relevance
 	lsh       *lsh                 // nil until the dimension is known
 	probed    []near               // the units a save's probe found close; scratch
+	lexes     map[*unit]lexis      // the lexis of units a save compared with lately (lexisOf)
 	byID      map[string]*unit     // resident units: core and short-term
 	groups    map[int64][]*unit    // resident units by group
 	heap      evictHeap            // core units, lowest priority on top
@@ -140,6 +141,7 @@ func (m *Memory) reset() {
 	m.ix = vecindex.New()
 	m.words = newWords(m.opts.layout.prefix)
 	m.lsh = nil
+	m.lexes = nil
 	m.byID = make(map[string]*unit)
 	m.groups = make(map[int64][]*unit)
 	m.heap = nil

@@ -42,6 +42,27 @@ type lexis struct {
 	names []string // relevance.Names
 }
 
+// lexisOf returns u's lexis, kept for the last units asked of: a busy
+// conversation's new steps are near the same few stored ones, and reading
+// a text's words again was a tenth of a save. m.mu is held.
+func (m *Memory) lexisOf(u *unit) lexis {
+	if lx, ok := m.lexes[u]; ok {
+		return lx
+	}
+	if len(m.lexes) >= lexisCache {
+		clear(m.lexes)
+	}
+	if m.lexes == nil {
+		m.lexes = make(map[*unit]lexis, lexisCache)
+	}
+	lx := lexisOf(u.Text)
+	m.lexes[u] = lx
+	return lx
+}
+
+// lexisCache is how many units' lexis a memory keeps (Memory.lexisOf).
+const lexisCache = 256
+
 func lexisOf(s string) lexis {
 	s = text.Excerpt(s)
 	return lexis{terms: text.Terms(s), names: relevance.Names(s)}

@@ -75,11 +75,7 @@ type Corpus interface {
 func Score(q Query, ix *Index, c Corpus) []float64 {
 	// Every document gets its cosine: a third of the turns a question
 	// needs share no word with it.
-	return score(q, ix, c, func(lex []float64, dot func(int)) {
-		for i := range lex {
-			dot(i)
-		}
-	})
+	return score(q, ix, c, nil)
 }
 
 // ScoreSubset is [Score] for a corpus too large to compare the query's
@@ -117,8 +113,8 @@ func ScoreSubset(q Query, ix *Index, c Corpus, docs []int) []float64 {
 }
 
 // score runs BM25 over words and concepts, lets compare choose the
-// documents whose cosine with the query is computed (by calling dot), and
-// mixes the two.
+// documents whose cosine with the query is computed (by calling dot; nil
+// for every document), and mixes the two.
 func score(q Query, ix *Index, c Corpus, compare func(lex []float64, dot func(doc int))) []float64 {
 	n := c.Len()
 	if len(q.Terms) == 0 && q.Vec == nil {
@@ -128,9 +124,32 @@ func score(q Query, ix *Index, c Corpus, compare func(lex []float64, dot func(do
 	ix.score(q.Terms, lex)
 	cos := make([]float64, n)
 	if q.Vec != nil && q.On(Cosine) {
-		compare(lex, cosines(q, c, cos))
+		if compare == nil {
+			allCosines(q, c, cos)
+		} else {
+			compare(lex, cosines(q, c, cos))
+		}
 	}
 	return mix(q, ix, c, lex, cos)
+}
+
+// allCosines writes into cos the cosine of the query with every document
+// of c: in one pass over c's matrix when it has one, else document by
+// document.
+func allCosines(q Query, c Corpus, cos []float64) {
+	dim := len(q.Vec)
+	if m, ok := c.(MatrixCorpus); ok {
+		if rows, d := m.Matrix(); d == dim && dim > 0 && len(rows) >= len(cos)*dim {
+			for i := range cos {
+				cos[i] = max(1e-12, Dot(rows[i*dim:(i+1)*dim:(i+1)*dim], q.Vec))
+			}
+			return
+		}
+	}
+	dot := cosines(q, c, cos)
+	for i := range cos {
+		dot(i)
+	}
 }
 
 // cosines returns a function that writes into cos[d] the cosine of the
