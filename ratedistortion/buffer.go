@@ -42,6 +42,7 @@ type Buffer struct {
 	last      *selection        // the last load, explained on demand
 	spare     *selection        // the load before it, whose arrays the next load reuses
 	gatherIn  []bool            // gather's marks, all false between loads
+	recencies []float64         // recency by age (recencyTable); set by New, read-only
 	summary   summaryCache
 	cleared   int64                // times the pool was cleared: a load that spans one is not recorded
 	guests    []*entry             // what the long-term tier recalled for the latest load, by its Seq there
@@ -74,7 +75,7 @@ func New(opts ...Option) (*Buffer, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	b := &Buffer{opts: o, headerTokens: o.Counter(summaryHeader)}
+	b := &Buffer{opts: o, headerTokens: o.Counter(summaryHeader), recencies: recencyTable(o.HalfLife)}
 	b.reset()
 	return b, nil
 }

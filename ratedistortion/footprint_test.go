@@ -50,3 +50,16 @@ func TestOneCopyOfEachVector(t *testing.T) {
 	load(t, b, "blue folder invoice")
 	check("after a repeat")
 }
+
+// TestRecencyTable: the table a load reads recency from holds what the
+// formula gives, to the bit, at every age and half-life.
+func TestRecencyTable(t *testing.T) {
+	for _, hl := range []float64{1, 3.7, 8, 4096, 1e12} {
+		b := newBuffer(t, WithHalfLife(hl))
+		for _, age := range []int64{-1, 0, 1, 7, 8, 239, 240, 241, 4095, 4096, 1 << 20} {
+			if got, want := b.recency(age), recency(age, hl); got != want {
+				t.Errorf("half-life %v, age %d: table %v, formula %v", hl, age, got, want)
+			}
+		}
+	}
+}

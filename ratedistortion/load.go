@@ -80,7 +80,7 @@ func (b *Buffer) LoadMemoryVariables(ctx context.Context, inputs map[string]any)
 		}
 		sel.recalled = got
 		b.spare, b.last = b.last, sel
-		keys := make([]string, 0, len(sel.units))
+		var keys []string
 		for i, u := range sel.units {
 			if sel.kept[i] {
 				keys = append(keys, u.e.unit.ID)
@@ -214,7 +214,7 @@ func (b *Buffer) features(e *entry, rel float64, off relevance.Component) engram
 	if e.origin != "" {
 		age = b.seq
 	}
-	flags, rec := e.unit.Flags, recency(age, b.opts.HalfLife)
+	flags, rec := e.unit.Flags, b.recency(age)
 	if off&relevance.Flags != 0 {
 		flags &= engram.FlagPinned | engram.FlagDirective
 	}
@@ -241,6 +241,26 @@ func recency(age int64, halfLife float64) float64 {
 		return 0
 	}
 	return math.Exp2(-float64(age) / halfLife)
+}
+
+// recency is recency(age, the buffer's half-life), read from a table for
+// the ages a pool holds most: a load weighs every unit's.
+func (b *Buffer) recency(age int64) float64 {
+	if age >= 0 && age < int64(len(b.recencies)) {
+		return b.recencies[age]
+	}
+	return recency(age, b.opts.HalfLife)
+}
+
+// recencyTable returns recency(age, halfLife) for the ages below 30
+// half-lives, at most 4,096 of them.
+func recencyTable(halfLife float64) []float64 {
+	n := int(min(4096, math.Ceil(30*halfLife)+1))
+	t := make([]float64, n)
+	for age := range t {
+		t[age] = recency(int64(age), halfLife)
+	}
+	return t
 }
 
 // selectUnits scores the pool and solves the budgeted selection.
@@ -532,8 +552,8 @@ func (s *selection) messages() []llms.ChatMessage {
 // pre-tokenizer, so the count is the sum of the cached line counts, with the
 // last line counted again without its newline.
 func (s *selection) tokens() int {
-	ls := s.lines()
-	if len(ls) == 0 {
+	last, ok := s.lastLine()
+	if !ok {
 		return 0
 	}
 	n := s.sumTok + s.headTok
@@ -542,8 +562,22 @@ func (s *selection) tokens() int {
 			n += u.cost
 		}
 	}
-	last := ls[len(ls)-1]
 	return n - s.b.opts.Counter(last) + s.b.opts.Counter(strings.TrimSuffix(last, "\n"))
+}
+
+// lastLine returns the last of lines(), without building the others;
+// false if there are none.
+func (s *selection) lastLine() (string, bool) {
+	for i := len(s.units) - 1; i >= 0; i-- {
+		if s.kept[i] {
+			e := s.units[i].e
+			return s.b.line(e.unit.Role, e.unit.Text), true
+		}
+	}
+	if n := len(s.summary); n > 0 {
+		return s.summary[n-1], true
+	}
+	return "", false
 }
 
 func addVec(acc, v []float32) []float32 {

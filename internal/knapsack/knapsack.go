@@ -235,7 +235,7 @@ func Solve(p Problem) (Solution, error) {
 	if base.cost > p.Budget {
 		return Solution{}, fmt.Errorf("%w: %d > %d", ErrInfeasible, base.cost, p.Budget)
 	}
-	var free []int
+	free := make([]int, 0, n)
 	for i, it := range p.Items {
 		if !it.Forced && base.cost+it.Cost <= p.Budget {
 			free = append(free, i)
