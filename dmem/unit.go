@@ -152,13 +152,7 @@ func (u *unit) encode(b []byte) []byte {
 	if version < 3 {
 		return b
 	}
-	b = binary.AppendUvarint(b, uint64(len(u.Facts)))
-	for _, f := range u.Facts {
-		for _, s := range [...]string{f.Subject, f.Relation, f.Value} {
-			b = wire.AppendPrefixed(b, []byte(s))
-		}
-	}
-	return b
+	return facts.AppendWire(b, u.Facts)
 }
 
 // float reads a float as stored, finite or not: repair judges it.
@@ -233,15 +227,8 @@ func decodeUnit(b []byte) (*unit, error) {
 		u.History = append(u.History, e)
 	}
 	if version >= 3 {
-		n := d.Count(maxFacts)
-		for i := 0; i < n && d.Err == nil; i++ {
-			f := engram.Fact{Subject: string(d.Prefixed())}
-			f.Relation = string(d.Prefixed())
-			f.Value = string(d.Prefixed())
-			u.Facts = append(u.Facts, f)
-		}
 		// What a damaged record states may not be a fact at all.
-		u.Facts = facts.Clean(u.Facts)
+		u.Facts = facts.Clean(facts.ReadWire(d, maxFacts))
 	}
 	if d.Err != nil || u.Seq < 0 || u.Route > RouteMerged || tokens > maxTokens || merged > maxCount || retrieved > maxCount ||
 		u.Time.Nanosecond() < 0 || u.Group < 0 {

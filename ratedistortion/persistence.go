@@ -16,6 +16,7 @@ import (
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/embed"
 	"github.com/engram-go/engram/internal/atomicfile"
+	"github.com/engram-go/engram/internal/facts"
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
 	"github.com/engram-go/engram/internal/text"
@@ -497,12 +498,7 @@ func (e *encoder) unit(u *engram.Unit) {
 	if e.version < 3 {
 		return
 	}
-	e.uvarint(uint64(len(u.Facts)))
-	for _, f := range u.Facts {
-		e.str(f.Subject)
-		e.str(f.Relation)
-		e.str(f.Value)
-	}
+	e.b = facts.AppendWire(e.b, u.Facts)
 }
 
 // decoder reads the body's fields (internal/wire: the first failure
@@ -549,13 +545,11 @@ func (d *decoder) unit(u *engram.Unit) {
 	}
 	if d.version >= 3 {
 		// Each fact is three strings, each at least a length byte.
-		n := d.Count(len(d.B) / 3)
-		for range n {
-			f := engram.Fact{Subject: d.str(), Relation: d.str(), Value: d.str()}
+		u.Facts = facts.ReadWire(d.Reader, len(d.B)/3)
+		for _, f := range u.Facts {
 			if d.Err == nil && (!f.Valid() || !utf8.ValidString(f.Subject+f.Relation+f.Value)) {
 				d.fail("unit %q: fact %q", u.ID, f.Key())
 			}
-			u.Facts = append(u.Facts, f)
 		}
 	}
 	switch {

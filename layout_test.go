@@ -1,0 +1,86 @@
+package engram
+
+import (
+	"bufio"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestInternalImportsNoBackend: the shared code under internal/ sits below
+// both memories and imports neither, so that either can be read, changed
+// or dropped on its own.
+func TestInternalImportsNoBackend(t *testing.T) {
+	err := filepath.WalkDir("internal", func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			for _, backend := range []string{"github.com/engram-go/engram/dmem", "github.com/engram-go/engram/ratedistortion"} {
+				if p == backend || strings.HasPrefix(p, backend+"/") {
+					t.Errorf("%s imports %s", path, p)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMemoryFilesStayReadable: package dmem, without the stores that live
+// in packages of their own, stays under 4,500 lines, and none of its files
+// or ratedistortion's is over about 600.
+func TestMemoryFilesStayReadable(t *testing.T) {
+	total := 0
+	for _, dir := range []string{"dmem", "ratedistortion"} {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, path := range files {
+			if strings.HasSuffix(path, "_test.go") {
+				continue
+			}
+			n := lines(t, path)
+			if n > 650 {
+				t.Errorf("%s has %d lines, want about 600 at most", path, n)
+			}
+			if dir == "dmem" {
+				total += n
+			}
+		}
+	}
+	if total >= 4500 {
+		t.Errorf("package dmem has %d lines outside tests, want under 4,500", total)
+	}
+}
+
+func lines(t *testing.T, path string) int {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	n := 0
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		n++
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
