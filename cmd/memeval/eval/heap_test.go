@@ -25,7 +25,8 @@ func liveHeap() uint64 {
 // 10,000 unless ENGRAM_HEAP_TURNS says otherwise) at its default options
 // and reports the live heap it holds per 1,000 turns, in MiB, and per unit
 // it keeps: what the memory adds, not the tables (tokenizer, GloVe,
-// WordNet) a process loads once for all its memories. Run it with
+// WordNet) a process loads once for all its memories. It fails for a
+// memory over 1.5 MiB per 1,000 turns. Run it with
 //
 //	go test ./cmd/memeval/eval -run '^$' -bench HeapPerTurn -benchtime 1x
 func BenchmarkHeapPerTurn(b *testing.B) {
@@ -72,7 +73,11 @@ func BenchmarkHeapPerTurn(b *testing.B) {
 				b.Fatal(err)
 			}
 			held := float64(liveHeap()) - float64(before)
-			b.ReportMetric(held/(1<<20)/(float64(n)/1000), m.Name+"-MiB/1k-turns")
+			mib := held / (1 << 20) / (float64(n) / 1000)
+			b.ReportMetric(mib, m.Name+"-MiB/1k-turns")
+			if m.Name != "bm25" && mib > 1.5 {
+				b.Errorf("%s holds %.2f MiB per 1,000 turns, over the target of 1.5", m.Name, mib)
+			}
 			if u, ok := units(mem); ok && u > 0 {
 				b.ReportMetric(held/float64(u), m.Name+"-B/unit")
 			}

@@ -40,12 +40,18 @@ func scaleTurns(ss []dataset.Sample, n int) []string {
 	return out
 }
 
+// loadTargets is the most a memory's load may take, as a multiple of
+// BM25's over the same turns.
+var loadTargets = map[string]float64{"rd": 2, "dmem": 2, "dmem-bolt": 3}
+
 // BenchmarkLoadAtScale fills stemmed BM25 over an inverted index and
 // engram's backends with 10,000 and 100,000 turns of real dialogue
 // (scaleTurns) and times loads at 1,024 tokens, the memories taking turns
 // on each of the development set's questions. It reports each memory's
 // median load, its ratio to BM25's, and the exponent of its growth from the
-// smaller size to the larger (1 is linear). Sizes are ENGRAM_SCALE, comma-
+// smaller size to the larger (1 is linear). It fails where a target is
+// missed: loads within 2× BM25's in memory and 3× on bbolt, growing with an
+// exponent of 0.5 or less, saves within 100 µs a turn at 100,000 turns. Sizes are ENGRAM_SCALE, comma-
 // separated (default 10000,100000); memories ENGRAM_SCALE_MEMORIES (default
 // rd,dmem; dmem-all is dmem holding every turn, WithMaxUnits(0); dmem-bolt
 // is dmem in the embedded bbolt store, WithPath). Run it with
@@ -107,7 +113,11 @@ func BenchmarkLoadAtScale(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				b.ReportMetric(float64(time.Since(start).Microseconds())/float64(n), fmt.Sprintf("%s-%d-µs/save", m.Name, n))
+				perSave := float64(time.Since(start).Microseconds()) / float64(n)
+				b.ReportMetric(perSave, fmt.Sprintf("%s-%d-µs/save", m.Name, n))
+				if n >= 100000 && perSave > 100 && (m.Name == "rd" || m.Name == "dmem") {
+					b.Errorf("%s saves take %.0f µs a turn at %d turns, over the target of 100", m.Name, perSave, n)
+				}
 				switch x := mem.(type) {
 				case *dmem.Memory:
 					st := x.Stats()
@@ -134,7 +144,11 @@ func BenchmarkLoadAtScale(b *testing.B) {
 				p50[m.Name] = append(p50[m.Name], med)
 				b.ReportMetric(float64(med.Microseconds()), fmt.Sprintf("%s-%d-µs/load", m.Name, n))
 				if k > 0 {
-					b.ReportMetric(float64(med)/float64(p50["bm25"][len(p50["bm25"])-1]), fmt.Sprintf("%s-%d-×bm25", m.Name, n))
+					ratio := float64(med) / float64(p50["bm25"][len(p50["bm25"])-1])
+					b.ReportMetric(ratio, fmt.Sprintf("%s-%d-×bm25", m.Name, n))
+					if limit, ok := loadTargets[m.Name]; ok && ratio > limit {
+						b.Errorf("%s loads take %.2f× BM25's at %d turns, over the target of %g×", m.Name, ratio, n, limit)
+					}
 				}
 				if m.Close != nil {
 					m.Close(mems[k])
@@ -148,6 +162,9 @@ func BenchmarkLoadAtScale(b *testing.B) {
 			first, last := ts[0], ts[len(ts)-1]
 			e := math.Log(float64(last)/float64(first)) / math.Log(float64(sizes[len(sizes)-1])/float64(sizes[0]))
 			b.ReportMetric(e, m.Name+"-growth")
+			if _, ok := loadTargets[m.Name]; ok && m.Name != "dmem-bolt" && e > 0.5 {
+				b.Errorf("%s load grows with exponent %.2f, over the target of 0.5", m.Name, e)
+			}
 		}
 	}
 }
