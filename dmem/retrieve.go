@@ -138,6 +138,11 @@ func (m *Memory) choose(ctx context.Context, query string, budget int) ([]cand, 
 func (m *Memory) render(kept []cand) string {
 	var sb strings.Builder
 	hs := headers(kept)
+	size := 0
+	for _, c := range kept {
+		size += len(c.text) + 16
+	}
+	sb.Grow(size)
 	for i, c := range kept {
 		if i > 0 {
 			sb.WriteByte('\n')
@@ -145,7 +150,7 @@ func (m *Memory) render(kept []cand) string {
 		if hs != nil && hs[i] != "" {
 			sb.WriteString(hs[i])
 		}
-		sb.WriteString(strings.TrimSuffix(m.line(c.role, c.text), "\n"))
+		memvars.WriteLine(&sb, m.prefix(c.role), c.text)
 	}
 	return sb.String()
 }

@@ -165,7 +165,8 @@ type gathering struct {
 }
 
 func (m *Memory) newGathering() *gathering {
-	return &gathering{m: m, now: m.st.Seq, seen: make(map[*unit]bool, 2*m.opts.candidates+len(m.short))}
+	n := 2*m.opts.candidates + len(m.short)
+	return &gathering{m: m, now: m.st.Seq, seen: make(map[*unit]bool, n), cs: make([]cand, 0, n), rel: make([]float64, 0, n)}
 }
 
 // add makes u a candidate of relevance r, once.

@@ -497,29 +497,39 @@ func topByRatio(items []knapsack.Item, k int) []int {
 	return relevance.Top(ratio, k)
 }
 
-// lines renders the kept units, chronological, each ending in "\n".
-func (s *selection) lines() []string {
-	var out []string
+// render returns the history string the way langchaingo renders one: the
+// summary, then the kept units, chronological, each under its date header
+// if it has one, lines joined by "\n", no trailing newline. It writes them
+// into one buffer: a load renders every line it keeps.
+func (s *selection) render() string {
+	var sb strings.Builder
+	size := len(summaryHeader)
+	for _, l := range s.summary {
+		size += len(l)
+	}
+	for i := range s.units {
+		if s.kept[i] {
+			size += len(s.units[i].e.unit.Text) + 16
+		}
+	}
+	sb.Grow(size)
 	if len(s.summary) > 0 {
-		out = append(out, summaryHeader)
-		out = append(out, s.summary...)
+		sb.WriteString(summaryHeader)
+		for _, l := range s.summary {
+			sb.WriteString(l)
+		}
 	}
 	for i := range s.units {
 		if s.kept[i] {
 			if h := s.headers[i]; h != "" {
-				out = append(out, h)
+				sb.WriteString(h)
 			}
 			e := s.units[i].e
-			out = append(out, s.b.line(e.unit.Role, e.unit.Text))
+			memvars.WriteLine(&sb, s.b.prefix(e.unit.Role), e.unit.Text)
+			sb.WriteByte('\n')
 		}
 	}
-	return out
-}
-
-// render returns the history string the way langchaingo renders one: lines
-// joined by "\n", no trailing newline.
-func (s *selection) render() string {
-	return strings.TrimSuffix(strings.Join(s.lines(), ""), "\n")
+	return strings.TrimSuffix(sb.String(), "\n")
 }
 
 // messages returns the kept units (and the summary) as chat messages.
@@ -565,8 +575,8 @@ func (s *selection) tokens() int {
 	return n - s.b.opts.Counter(last) + s.b.opts.Counter(strings.TrimSuffix(last, "\n"))
 }
 
-// lastLine returns the last of lines(), without building the others;
-// false if there are none.
+// lastLine returns the last line render writes, newline included, without
+// building the others; false if there are none.
 func (s *selection) lastLine() (string, bool) {
 	for i := len(s.units) - 1; i >= 0; i-- {
 		if s.kept[i] {

@@ -197,6 +197,14 @@ func Line(label, text string) string {
 	return label + ": " + Indent(text) + "\n"
 }
 
+// WriteLine writes Line(label, text) to sb without its newline, building
+// no string of its own: a load renders every line it keeps.
+func WriteLine(sb *strings.Builder, label, text string) {
+	sb.WriteString(label)
+	sb.WriteString(": ")
+	sb.WriteString(Indent(text))
+}
+
 // Indent returns text as a history shows it, so that no splitter of lines
 // can read it as more than one message: each line break — "\r\n", "\n",
 // "\r", "\v", "\f", U+0085, U+2028 and U+2029, the breaks Unicode and
