@@ -17,11 +17,16 @@ func ExampleSalvage() {
 	dir, _ := os.MkdirTemp("", "dmem-example-")
 	defer os.RemoveAll(dir)
 	m, _ := dmem.New(ctx, dmem.WithPath(dir))
-	m.SaveContext(ctx, map[string]any{"input": "My sister Priya lives in Lisbon."}, map[string]any{"output": "Nice!"})
+	for i := range 40 {
+		m.SaveContext(ctx, map[string]any{"input": fmt.Sprintf("Locker %d opens with code %d.", i, 4000+i)}, map[string]any{"output": "Noted."})
+	}
 	m.Close()
 
-	// Damage the file: cut it after bbolt's two meta pages.
-	os.Truncate(filepath.Join(dir, "dmem.bolt"), 8<<10)
+	// Damage the file: wipe bbolt's two meta pages, which say where
+	// everything else is.
+	f, _ := os.OpenFile(filepath.Join(dir, "dmem.bolt"), os.O_WRONLY, 0)
+	f.WriteAt(make([]byte, 8<<10), 0)
+	f.Close()
 
 	if _, err := dmem.New(ctx, dmem.WithPath(dir)); errors.Is(err, dmem.ErrCorrupt) {
 		fmt.Println("damaged")
@@ -31,7 +36,7 @@ func ExampleSalvage() {
 			fmt.Println(err)
 			return
 		}
-		fmt.Println("units recovered:", rep.Units)
+		fmt.Println("units recovered:", rep.Units > 0)
 		m, err := dmem.New(ctx, dmem.WithPath(to))
 		if err != nil {
 			fmt.Println(err)
@@ -42,6 +47,6 @@ func ExampleSalvage() {
 	}
 	// Output:
 	// damaged
-	// units recovered: 0
+	// units recovered: true
 	// salvaged; it opens
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/engram-go/engram"
@@ -17,6 +16,7 @@ import (
 	"github.com/engram-go/engram/internal/credit"
 	"github.com/engram-go/engram/internal/facts"
 	plugin "github.com/engram-go/engram/internal/guard"
+	"github.com/engram-go/engram/internal/memopts"
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/tmc/langchaingo/schema"
 	"github.com/tmc/langchaingo/vectorstores"
@@ -108,8 +108,8 @@ func New(ctx context.Context, opts ...Option) (*Memory, error) {
 		return nil, fmt.Errorf("dmem: new: %w", err)
 	}
 	o := defaults()
-	for _, opt := range opts {
-		opt(&o)
+	if err := memopts.Apply("dmem", &o, opts); err != nil {
+		return nil, err
 	}
 	if err := o.validate(); err != nil {
 		return nil, err
@@ -153,7 +153,7 @@ func (m *Memory) reset() {
 	m.slotVec = nil
 	m.seen = seenRing{}
 	m.novelty, m.rpe = noveltyGate(), rewardGate()
-	m.st = state{Lines: m.linesFingerprint()}
+	m.st = state{Lines: m.opts.LinesFingerprint(false)}
 	m.pending = nil
 	m.openHuman, m.openCall = -1, -1
 	m.retrieved = nil
@@ -163,17 +163,6 @@ func (m *Memory) reset() {
 	m.ratings = credit.New()
 	m.dirty = make(map[*unit]struct{})
 	m.seqEnd = 0
-}
-
-// linesFingerprint identifies how unit token counts were made, so that a
-// reopened memory with other prefixes, another counter or another rendering
-// recounts them. The sample has a line break and a long run of mixed
-// digits, which the counter of earlier versions undercounted; "escaped"
-// names the rendering of line breaks and control characters (memvars.Line;
-// "indented", before it, left control characters as they were).
-func (m *Memory) linesFingerprint() string {
-	sample := m.line(engram.RoleHuman, "tokens 12345 ünïcödé\nAI: "+strings.Repeat("1\u0663", 350))
-	return fmt.Sprintf("%s|%s|%d|escaped", m.opts.HumanPrefix, m.opts.AIPrefix, m.opts.Counter(sample))
 }
 
 // Close commits what is pending and releases the store, unless it came from

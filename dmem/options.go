@@ -295,6 +295,8 @@ func (o *options) validate() error {
 		return bad("candidates %d < 0", o.candidates)
 	case o.departed < 0:
 		return bad("departed units %d < 0", o.departed)
+	case o.store != nil && memopts.NilPointer(o.store):
+		return bad("store is a nil %T", o.store)
 	case o.path != "" && o.store != nil:
 		return bad("both a path and a store")
 	case o.syncEvery < 0:

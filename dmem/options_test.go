@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem/boltstore"
 	"github.com/engram-go/engram/tokens"
 )
 
@@ -55,5 +56,17 @@ func TestEncoding(t *testing.T) {
 	}
 	if _, err := New(bg, WithEncoding("p50k_base")); !errors.Is(err, engram.ErrInvalidOption) {
 		t.Fatalf("unknown encoding: err = %v, want ErrInvalidOption", err)
+	}
+}
+
+// TestNilOptionAndStore: a nil option, and a store that is a nil pointer
+// (what a failed Open returns), are refused with ErrInvalidOption, not a
+// panic.
+func TestNilOptionAndStore(t *testing.T) {
+	if _, err := New(bg, WithTokenBudget(100), nil); !errors.Is(err, engram.ErrInvalidOption) {
+		t.Errorf("a nil option: %v", err)
+	}
+	if _, err := New(bg, WithStore((*boltstore.Store)(nil))); !errors.Is(err, engram.ErrInvalidOption) {
+		t.Errorf("a nil store: %v", err)
 	}
 }

@@ -38,8 +38,8 @@ func (m *Memory) restore(ctx context.Context) error {
 	for t, n := range snap.Terms {
 		m.df[t] = uint32(min(max(n, 0), math.MaxUint32))
 	}
-	recount := m.st.Lines != m.linesFingerprint()
-	m.st.Lines = m.linesFingerprint()
+	recount := m.st.Lines != m.opts.LinesFingerprint(false)
+	m.st.Lines = m.opts.LinesFingerprint(false)
 	var core, short []*unit
 	err = s.Scan(ctx, ns, false, func(r store.Record) error {
 		u, err := fromRecord(r)

@@ -63,7 +63,9 @@ func (m *Memory) SimilaritySearch(ctx context.Context, query string, n int, opti
 	}
 	var o vectorstores.Options
 	for _, opt := range options {
-		opt(&o)
+		if opt != nil { // langchaingo's stores skip none, but a nil one is no option
+			opt(&o)
+		}
 	}
 	cs, _, err := m.search(ctx, query)
 	if err != nil {
@@ -93,7 +95,9 @@ func (m *Memory) SimilaritySearch(ctx context.Context, query string, n int, opti
 func unsupported(options []vectorstores.Option) error {
 	var o vectorstores.Options
 	for _, opt := range options {
-		opt(&o)
+		if opt != nil { // langchaingo's stores skip none, but a nil one is no option
+			opt(&o)
+		}
 	}
 	if o.NameSpace != "" || o.Filters != nil || o.Embedder != nil || o.Deduplicater != nil {
 		return fmt.Errorf("namespace, filters, embedder and deduplicater options are not supported: %w", engram.ErrInvalidInput)

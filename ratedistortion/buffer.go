@@ -11,6 +11,7 @@ import (
 	"github.com/engram-go/engram/internal/credit"
 	"github.com/engram-go/engram/internal/facts"
 	"github.com/engram-go/engram/internal/guard"
+	"github.com/engram-go/engram/internal/memopts"
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
 	"github.com/engram-go/engram/internal/text"
@@ -69,8 +70,8 @@ var (
 // counts them with cl100k_base and embeds offline.
 func New(opts ...Option) (*Buffer, error) {
 	o := defaults()
-	for _, opt := range opts {
-		opt(&o)
+	if err := memopts.Apply("ratedistortion", &o, opts); err != nil {
+		return nil, err
 	}
 	if err := o.validate(); err != nil {
 		return nil, err
@@ -383,6 +384,9 @@ func (b *Buffer) setPinned(id string, on bool) error {
 // r is passed on to the tier; an error of the tier's is returned after the
 // buffer has taken the rating itself, so a caller must not rate again.
 func (b *Buffer) Reward(ctx context.Context, r float64) error {
+	if err := memvars.Context(ctx); err != nil {
+		return fmt.Errorf("ratedistortion: reward: %w", err)
+	}
 	if math.IsNaN(r) || math.IsInf(r, 0) {
 		return fmt.Errorf("ratedistortion: reward %v: %w", r, engram.ErrInvalidInput)
 	}

@@ -101,7 +101,9 @@ func (b *Buffer) embedSlots(ctx context.Context, es []*entry) {
 		b.slotVec = make(map[string][]float32)
 	}
 	for i, k := range keys {
-		b.slotVec[k] = embed.Normalized(vs[i])
+		if finite(vs[i]) == nil { // a slot without a usable vector is found through its statements
+			b.slotVec[k] = embed.Normalized(vs[i])
+		}
 	}
 }
 

@@ -41,6 +41,9 @@ func (b *Buffer) LoadMemoryVariables(ctx context.Context, inputs map[string]any)
 		if err != nil {
 			return nil, fmt.Errorf("ratedistortion: embed query: %w", err)
 		}
+		if err := finite(v); err != nil {
+			return nil, fmt.Errorf("ratedistortion: embed query: %w", err)
+		}
 		qvec = embed.Normalized(v)
 	}
 

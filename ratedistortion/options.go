@@ -3,7 +3,6 @@ package ratedistortion
 import (
 	"fmt"
 	"log/slog"
-	"reflect"
 	"time"
 
 	"github.com/engram-go/engram"
@@ -231,7 +230,7 @@ func (o *options) validate() error {
 		return err
 	}
 	switch {
-	case o.longTerm != nil && nilPointer(o.longTerm):
+	case o.longTerm != nil && memopts.NilPointer(o.longTerm):
 		return bad("long-term tier is a nil %T", o.longTerm)
 	case !(o.summaryShare >= 0 && o.summaryShare <= 0.5):
 		return bad("summary share %v not in [0, 0.5]", o.summaryShare)
@@ -255,11 +254,4 @@ func (o *options) validate() error {
 		o.summarizer = guard.Model(o.summarizer, o.Guards.Summarizer)
 	}
 	return nil
-}
-
-// nilPointer reports whether v holds a nil pointer (a typed nil in an
-// interface, which is not == nil).
-func nilPointer(v any) bool {
-	r := reflect.ValueOf(v)
-	return r.Kind() == reflect.Pointer && r.IsNil()
 }

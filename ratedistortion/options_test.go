@@ -1,7 +1,16 @@
 package ratedistortion
 
 import (
+	"bytes"
+	"context"
+	"errors"
+	"math"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/embed"
 )
 
 // TestDeprecatedOptions: each old name sets what its new name sets.
@@ -22,5 +31,73 @@ func TestDeprecatedOptions(t *testing.T) {
 				t.Errorf("old name set %v, new name %v (default %v)", tt.field(a), tt.field(b), tt.field(defaults()))
 			}
 		})
+	}
+}
+
+// nanEmbedder gives a NaN component to texts that mention Omar.
+type nanEmbedder struct{ e textEmbedder }
+
+// textEmbedder is what nanEmbedder wraps.
+type textEmbedder = interface {
+	EmbedDocuments(context.Context, []string) ([][]float32, error)
+	EmbedQuery(context.Context, string) ([]float32, error)
+}
+
+func (n nanEmbedder) EmbedDocuments(ctx context.Context, ts []string) ([][]float32, error) {
+	vs, err := n.e.EmbedDocuments(ctx, ts)
+	for i, t := range ts {
+		if err == nil && strings.Contains(t, "Omar") {
+			vs[i] = slices.Clone(vs[i])
+			vs[i][0] = float32(math.NaN())
+		}
+	}
+	return vs, err
+}
+
+func (n nanEmbedder) EmbedQuery(ctx context.Context, t string) ([]float32, error) {
+	vs, err := n.EmbedDocuments(ctx, []string{t})
+	if err != nil {
+		return nil, err
+	}
+	return vs[0], nil
+}
+
+// TestBadInputIsAnError: a nil option, a nil reader, a nil context and an
+// embedder's non-finite vector are refused with an error, not a panic, and
+// a refused save stores nothing, so that what Save writes Restore reads.
+func TestBadInputIsAnError(t *testing.T) {
+	ctx := context.Background()
+	if _, err := New(WithTokenBudget(100), nil); !errors.Is(err, engram.ErrInvalidOption) {
+		t.Errorf("New with a nil option: %v", err)
+	}
+	if _, err := Restore(ctx, nil); !errors.Is(err, engram.ErrInvalidInput) {
+		t.Errorf("Restore from a nil reader: %v", err)
+	}
+	var none context.Context
+	b := newBuffer(t)
+	if err := b.Reward(none, 1); !errors.Is(err, engram.ErrInvalidInput) {
+		t.Errorf("Reward with a nil context: %v", err)
+	}
+	own, err := embed.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = newBuffer(t, WithEmbedder(nanEmbedder{own}))
+	save(t, b, "We met at the cafe.", "Nice.")
+	if err := b.SaveContext(ctx, map[string]any{"input": "Omar works at Acme."}, map[string]any{"output": "OK."}); !errors.Is(err, engram.ErrInvalidInput) {
+		t.Fatalf("a NaN embedding: %v, want ErrInvalidInput", err)
+	}
+	if b.Len() != 2 {
+		t.Errorf("%d units after a refused save, want the 2 before it", b.Len())
+	}
+	if _, err := b.LoadMemoryVariables(ctx, map[string]any{"input": "Where does Omar work?"}); !errors.Is(err, engram.ErrInvalidInput) {
+		t.Errorf("a NaN query embedding: %v, want ErrInvalidInput", err)
+	}
+	var buf bytes.Buffer
+	if err := b.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Restore(ctx, &buf, WithEmbedder(nanEmbedder{own})); err != nil {
+		t.Errorf("restoring what Save wrote: %v", err)
 	}
 }

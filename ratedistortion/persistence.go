@@ -10,13 +10,13 @@ import (
 	"math"
 	"os"
 	"slices"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/embed"
 	"github.com/engram-go/engram/internal/atomicfile"
 	"github.com/engram-go/engram/internal/facts"
+	"github.com/engram-go/engram/internal/memopts"
 	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/internal/relevance"
 	"github.com/engram-go/engram/internal/text"
@@ -144,6 +144,9 @@ func Restore(ctx context.Context, r io.Reader, opts ...Option) (*Buffer, error) 
 	if err := memvars.Context(ctx); err != nil {
 		return nil, fmt.Errorf("ratedistortion: restore: %w", err)
 	}
+	if r == nil || memopts.NilPointer(r) {
+		return nil, fmt.Errorf("ratedistortion: restore: nil reader: %w", engram.ErrInvalidInput)
+	}
 	s, err := readSnapshot(r)
 	if err != nil {
 		return nil, fmt.Errorf("ratedistortion: restore: %w", err)
@@ -172,20 +175,9 @@ func RestoreFile(ctx context.Context, path string, opts ...Option) (*Buffer, err
 	return Restore(ctx, f, opts...)
 }
 
-// linesFingerprint identifies how the buffer counts a unit's line: a
-// buffer restored with other prefixes or another counter recounts them.
-// The sample has a line break and a long run of mixed digits, on which
-// counters differ; "escaped" names the rendering of line breaks and
-// control characters (memvars.Line; "indented", before it, left control
-// characters as they were).
-func (b *Buffer) linesFingerprint() string {
-	sample := b.line(engram.RoleHuman, "tokens 12345 ünïcödé\nAI: "+strings.Repeat("1\u0663", 350))
-	return fmt.Sprintf("%s|%s|%d|%d|escaped", b.opts.HumanPrefix, b.opts.AIPrefix, b.opts.Counter(sample), b.opts.Counter(b.line(engram.RoleAI, "ok")))
-}
-
 // snapshot copies the buffer's state under its lock.
 func (b *Buffer) snapshot() *snapshot {
-	lines := b.linesFingerprint() // the counter runs outside the lock
+	lines := b.opts.LinesFingerprint(true) // the counter runs outside the lock
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	s := &snapshot{
@@ -217,7 +209,7 @@ func (b *Buffer) install(ctx context.Context, s *snapshot) error {
 	if err := b.checkEmbeddings(ctx, es); err != nil {
 		return err
 	}
-	if s.lines != b.linesFingerprint() {
+	if s.lines != b.opts.LinesFingerprint(true) {
 		for _, e := range es {
 			e.unit.Tokens = max(1, b.opts.Counter(b.line(e.unit.Role, e.unit.Text)))
 		}
@@ -285,6 +277,9 @@ func (b *Buffer) checkEmbeddings(ctx context.Context, es []*entry) error {
 		return fmt.Errorf("ratedistortion: restore: embedder returned %d vectors for %d texts", len(vecs), len(es))
 	}
 	for i, e := range es {
+		if err := finite(vecs[i]); err != nil {
+			return fmt.Errorf("ratedistortion: restore: embed again: %w", err)
+		}
 		e.unit.Embedding = embed.Normalized(vecs[i])
 	}
 	return nil

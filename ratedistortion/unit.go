@@ -3,6 +3,7 @@ package ratedistortion
 import (
 	"context"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -139,6 +140,17 @@ func (b *Buffer) line(r engram.Role, s string) string {
 	return memvars.Line(b.prefix(r), s)
 }
 
+// finite refuses a vector with a NaN or infinite component, which no
+// cosine can use and no saved buffer could restore.
+func finite(v []float32) error {
+	for _, x := range v {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return fmt.Errorf("the embedder returned a non-finite component: %w", engram.ErrInvalidInput)
+		}
+	}
+	return nil
+}
+
 // prepare embeds and counts drafts; it may block on a remote embedder.
 func (b *Buffer) prepare(ctx context.Context, ds []draft) ([]*entry, error) {
 	texts := make([]string, len(ds)) // what is analysed of each (text.Excerpt)
@@ -151,6 +163,11 @@ func (b *Buffer) prepare(ctx context.Context, ds []draft) ([]*entry, error) {
 	}
 	if len(vecs) != len(ds) {
 		return nil, fmt.Errorf("ratedistortion: embedder returned %d vectors for %d texts", len(vecs), len(ds))
+	}
+	for i, v := range vecs {
+		if err := finite(v); err != nil {
+			return nil, fmt.Errorf("ratedistortion: embed %q: %w", text.Excerpt(ds[i].text), err)
+		}
 	}
 	out := make([]*entry, len(ds))
 	now := b.opts.Now()

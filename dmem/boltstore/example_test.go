@@ -63,13 +63,21 @@ func ExampleSalvage() {
 		log.Fatal(err)
 	}
 	var ns engram.Namespace
-	if err := s.Commit(ctx, ns, []store.Op{store.Term("lisbon", 1)}); err != nil {
-		log.Fatal(err)
+	for i := range 200 {
+		if err := s.Commit(ctx, ns, []store.Op{store.Term(fmt.Sprintf("city%d", i), 1)}); err != nil {
+			log.Fatal(err)
+		}
 	}
 	s.Close()
 
-	// Damage the file: cut it after bbolt's two meta pages.
-	os.Truncate(filepath.Join(dir, boltstore.FileName), 8<<10)
+	// Damage the file: wipe bbolt's two meta pages, which say where
+	// everything else is.
+	f, err := os.OpenFile(filepath.Join(dir, boltstore.FileName), os.O_WRONLY, 0)
+	if err != nil {
+		log.Fatal(err)
+	}
+	f.WriteAt(make([]byte, 8<<10), 0)
+	f.Close()
 
 	_, err = boltstore.Open(ctx, dir)
 	var damaged *boltstore.CorruptError
@@ -89,6 +97,6 @@ func ExampleSalvage() {
 	fmt.Println("salvaged; it opens")
 	// Output:
 	// damaged: true
-	// namespaces recovered: 0
+	// namespaces recovered: 1
 	// salvaged; it opens
 }

@@ -80,11 +80,18 @@ type salvaged struct {
 // what was copied and what was lost. Salvage takes the file's lock, so the
 // store must not be open; it fails with [ErrInUse] if it is, with
 // [ErrCorrupt] if nothing can be read, and with fs.ErrExist if to holds a
-// store. dmem.Salvage is Salvage checking records and states as a dmem
+// store. A copy that fails part way (the context ends, the disk fills) is
+// removed: to holds a whole copy or none. dmem.Salvage is Salvage checking records and states as a dmem
 // memory reads them.
 func Salvage(ctx context.Context, from, to string, opts ...SalvageOption) (SalvageReport, error) {
+	if err := nilContext(ctx); err != nil {
+		return SalvageReport{}, err
+	}
 	var o salvageOptions
-	for _, opt := range opts {
+	for i, opt := range opts {
+		if opt == nil {
+			return SalvageReport{}, fmt.Errorf("boltstore: option %d of %d is nil: %w", i+1, len(opts), engram.ErrInvalidOption)
+		}
 		opt(&o)
 	}
 	var rep SalvageReport
@@ -95,6 +102,9 @@ func Salvage(ctx context.Context, from, to string, opts ...SalvageOption) (Salva
 	src, err := filepath.Abs(src)
 	if err != nil {
 		return rep, fmt.Errorf("boltstore: salvage: %w", err)
+	}
+	if real, err := realPath(filepath.Dir(src)); err == nil && filepath.Base(src) == FileName {
+		src = real // the name Open knows it by, to see that it is open
 	}
 	dst, err := filepath.Abs(filepath.Join(to, FileName))
 	if err != nil {
@@ -107,16 +117,25 @@ func Salvage(ctx context.Context, from, to string, opts ...SalvageOption) (Salva
 	if err != nil {
 		return rep, err
 	}
+	if len(spaces) == 0 && len(rep.Damage) > 0 {
+		// Not an empty store: one whose every namespace was lost.
+		return rep, corrupt(src, rep.Damage[0]+": nothing can be salvaged")
+	}
 	s, err := Open(ctx, to)
 	if err != nil {
 		return rep, fmt.Errorf("boltstore: salvage: %w", err)
 	}
-	if err := salvageWrite(ctx, s, spaces, &rep); err != nil {
-		s.Close()
-		return rep, fmt.Errorf("boltstore: salvage into %s: %w", dst, err)
+	err = salvageWrite(ctx, s, spaces, &rep)
+	if cerr := s.Close(); err == nil {
+		err = cerr
 	}
-	if err := s.Close(); err != nil {
-		return rep, fmt.Errorf("boltstore: salvage: %w", err)
+	if err != nil {
+		// A store half written would open as if it were whole: remove it,
+		// so that a second try can write into the same directory.
+		if rerr := os.Remove(dst); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			return rep, fmt.Errorf("boltstore: salvage into %s: %w (and the partial copy could not be removed: %v)", dst, err, rerr)
+		}
+		return rep, fmt.Errorf("boltstore: salvage into %s: %w", dst, err)
 	}
 	return rep, nil
 }

@@ -75,8 +75,14 @@ var openFiles = struct {
 // is one that lost its contents. Invalid options fail with an error
 // wrapping engram.ErrInvalidOption.
 func Open(ctx context.Context, dir string, opts ...Option) (*Store, error) {
+	if err := nilContext(ctx); err != nil {
+		return nil, err
+	}
 	o := options{logger: slog.Default()}
-	for _, opt := range opts {
+	for i, opt := range opts {
+		if opt == nil {
+			return nil, fmt.Errorf("boltstore: option %d of %d is nil: %w", i+1, len(opts), engram.ErrInvalidOption)
+		}
 		opt(&o)
 	}
 	if err := o.validate(); err != nil {
@@ -85,7 +91,7 @@ func Open(ctx context.Context, dir string, opts ...Option) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("boltstore: open: %w", err)
 	}
-	path, err := filepath.Abs(filepath.Join(dir, FileName))
+	path, err := realPath(dir)
 	if err != nil {
 		return nil, fmt.Errorf("boltstore: open: %w", err)
 	}
@@ -121,10 +127,33 @@ func (s *Store) String() string { return "bbolt, chromem-go exact search" }
 func (s *Store) Path() string { return s.path }
 
 func (s *Store) check(ctx context.Context) error {
+	if err := nilContext(ctx); err != nil {
+		return err
+	}
 	if s.closed {
 		return fmt.Errorf("boltstore: %w", engram.ErrClosed)
 	}
 	return ctx.Err()
+}
+
+// realPath returns the absolute path of the store file in dir, its links
+// resolved: the one name this process knows an open file by, however it
+// was reached.
+func realPath(dir string) (string, error) {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Abs(filepath.Join(real, FileName))
+}
+
+// nilContext refuses a nil context with an error, as a bad argument, not a
+// panic: a caller that recovers would find the store locked.
+func nilContext(ctx context.Context) error {
+	if ctx == nil {
+		return fmt.Errorf("boltstore: nil context (use context.Background()): %w", engram.ErrInvalidInput)
+	}
+	return nil
 }
 
 // Close syncs what relaxed durability left unsynced, closes the file and

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"reflect"
+	"strings"
 	"time"
 
 	"github.com/engram-go/engram"
@@ -44,6 +46,43 @@ type Shared struct {
 
 	// Guards is set by Resolve: every plug-in is called through one.
 	Guards *guard.Plugins
+}
+
+// LinesFingerprint identifies how a memory counts a unit's line, so that
+// one reopened or restored with other prefixes, another counter or
+// another rendering recounts its units. The sample has a line break and a
+// long run of mixed digits, which the counter of earlier versions
+// undercounted; "escaped" names the rendering of line breaks and control
+// characters (memvars.Line). withReply adds the count of a short AI
+// line, which ratedistortion's fingerprint has always held.
+func (s *Shared) LinesFingerprint(withReply bool) string {
+	line := func(r engram.Role, text string) string {
+		return memvars.Line(memvars.Label(r, s.HumanPrefix, s.AIPrefix), text)
+	}
+	n := fmt.Sprint(s.Counter(line(engram.RoleHuman, "tokens 12345 ünïcödé\nAI: "+strings.Repeat("1\u0663", 350))))
+	if withReply {
+		n += "|" + fmt.Sprint(s.Counter(line(engram.RoleAI, "ok")))
+	}
+	return s.HumanPrefix + "|" + s.AIPrefix + "|" + n + "|escaped"
+}
+
+// NilPointer reports whether v holds a nil pointer: a typed nil in an
+// interface, which is not == nil (a store or tier whose opening failed).
+func NilPointer(v any) bool {
+	r := reflect.ValueOf(v)
+	return r.Kind() == reflect.Pointer && r.IsNil()
+}
+
+// Apply applies opts to o in order; a nil option is refused with an
+// error wrapping [engram.ErrInvalidOption] naming pkg, not a panic.
+func Apply[O ~func(*T), T any](pkg string, o *T, opts []O) error {
+	for i, opt := range opts {
+		if opt == nil {
+			return fmt.Errorf("%s: option %d of %d is nil: %w", pkg, i+1, len(opts), engram.ErrInvalidOption)
+		}
+		opt(o)
+	}
+	return nil
 }
 
 // Defaults returns the defaults both memories share; each sets its own

@@ -3,6 +3,7 @@ package memopts
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/embed"
+	"github.com/engram-go/engram/internal/memvars"
 	"github.com/engram-go/engram/tokens"
 )
 
@@ -138,5 +140,28 @@ func TestEmbedSlots(t *testing.T) {
 	}
 	if vs := s.EmbedSlots(context.Background(), "mem", []string{"x"}); vs != nil {
 		t.Errorf("a failing embedder gave %d vectors, want none", len(vs))
+	}
+}
+
+// TestLinesFingerprint: the fingerprint both memories store with their
+// units is the one earlier releases wrote, so that a store or a saved
+// buffer is not recounted for nothing, and it changes with the prefixes
+// and the counter.
+func TestLinesFingerprint(t *testing.T) {
+	s := valid()
+	s.Counter = func(x string) int { return len(x) }
+	sample := memvars.Line("Human", "tokens 12345 ünïcödé\nAI: "+strings.Repeat("1\u0663", 350))
+	want := fmt.Sprintf("Human|AI|%d|escaped", len(sample))
+	if got := s.LinesFingerprint(false); got != want {
+		t.Errorf("fingerprint %q, want %q", got, want)
+	}
+	want = fmt.Sprintf("Human|AI|%d|%d|escaped", len(sample), len(memvars.Line("AI", "ok")))
+	if got := s.LinesFingerprint(true); got != want {
+		t.Errorf("fingerprint with the reply %q, want %q", got, want)
+	}
+	other := s
+	other.HumanPrefix = "User"
+	if other.LinesFingerprint(false) == s.LinesFingerprint(false) {
+		t.Error("another prefix, the same fingerprint")
 	}
 }

@@ -89,7 +89,9 @@ func TestOutput(t *testing.T) {
 }
 
 func TestVisiblePrefix(t *testing.T) {
-	for p, want := range map[string]bool{"Human": true, "": false, " AI": false, "A\nB": false, "\xff": false} {
+	for p, want := range map[string]bool{"Human": true, "Ünal": true, "用户": true, "🤖 bot": true, "User 2": true,
+		"": false, " AI": false, "A\nB": false, "\xff": false, "\x00": false, "\u200b": false, "\ufeffH": false,
+		"A\u2028B": false, "A\x0bB": false, "A\x85B": false, "\tAI": false} {
 		if VisiblePrefix(p) != want {
 			t.Errorf("VisiblePrefix(%q) = %v", p, !want)
 		}
