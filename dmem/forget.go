@@ -144,10 +144,13 @@ func (m *Memory) duplicate(s string, lx lexis, best *unit, sim float64, close []
 	if best == nil || sim < m.opts.Redundancy {
 		return nil
 	}
-	if sameWords(s, best.Text, lx, m.lexisOf(best)) {
+	// The probe ran before the step before this one was placed, which may
+	// have evicted a unit it found: only a unit still held can take a repeat.
+	held := func(u *unit) bool { return m.byID[u.ID] == u }
+	if held(best) && sameWords(s, best.Text, lx, m.lexisOf(best)) {
 		return best
 	}
-	cs := slices.DeleteFunc(close, func(c near) bool { return c.u == best })
+	cs := slices.DeleteFunc(close, func(c near) bool { return c.u == best || !held(c.u) })
 	slices.SortFunc(cs, func(a, b near) int {
 		if a.sim != b.sim {
 			if a.sim > b.sim {

@@ -42,6 +42,7 @@ func TestOptionsValidated(t *testing.T) {
 		{"negative short term", WithShortTerm(-1)},
 		{"zero half-life", WithHalfLife(0)},
 		{"NaN half-life", WithHalfLife(math.NaN())},
+		{"infinite half-life", WithHalfLife(math.Inf(1))},
 		{"merge above 1", WithRedundancyThreshold(1.5)},
 		{"discount 1", WithDiscount(1)},
 		{"negative candidates", WithCandidates(-3)},

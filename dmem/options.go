@@ -287,6 +287,8 @@ func (o *options) validate() error {
 		return err
 	}
 	switch {
+	case o.HalfLife > 1e12:
+		return bad("half-life %v must be finite", o.HalfLife)
 	case o.shortTerm < 0:
 		return bad("short-term size %d < 0", o.shortTerm)
 	case !(o.discount >= 0 && o.discount < 1):

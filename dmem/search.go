@@ -70,11 +70,19 @@ func layoutOf(e embeddings.Embedder) layout {
 // nil without a query.
 func (m *Memory) search(ctx context.Context, query string) ([]cand, []float32, error) {
 	m.mu.RLock()
-	local, dim := m.w == nil, m.st.Dim
+	local, dim, closed := m.w == nil, m.st.Dim, m.closed
 	m.mu.RUnlock()
+	if closed {
+		return nil, nil, fmt.Errorf("dmem: load: %w", engram.ErrClosed)
+	}
 	qvec, part, err := m.queryVector(ctx, query, local, dim)
 	if err != nil {
 		return nil, nil, err
+	}
+	// Refused before the store is asked: a store may be a round trip away,
+	// and answer a vector of the wrong length with an error of its own.
+	if qvec != nil && dim != 0 && len(qvec) != dim && !part {
+		return nil, nil, fmt.Errorf("dmem: query embedding has %d dimensions, memory has %d: %w", len(qvec), dim, engram.ErrInvalidInput)
 	}
 	semantic := qvec != nil && !vecindex.Zero(qvec)
 	if qvec != nil {
@@ -165,7 +173,7 @@ type gathering struct {
 }
 
 func (m *Memory) newGathering() *gathering {
-	n := 2*m.opts.candidates + len(m.short)
+	n := min(2*m.opts.candidates+len(m.short), len(m.byID)+1) // WithCandidates may be far above what is held
 	return &gathering{m: m, now: m.st.Seq, seen: make(map[*unit]bool, n), cs: make([]cand, 0, n), rel: make([]float64, 0, n)}
 }
 

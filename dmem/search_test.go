@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/engram-go/engram"
@@ -194,5 +195,15 @@ func TestScoreFuses(t *testing.T) {
 		if c.f.Relevance != c.rel || c.f.Tokens != c.tokens || c.f.Role != c.role {
 			t.Errorf("%q: features %+v do not describe the candidate", c.text, c.f)
 		}
+	}
+}
+
+// TestCandidatesFarAboveHeld: a candidate count far above what the memory
+// holds costs what is held, and does not fail.
+func TestCandidatesFarAboveHeld(t *testing.T) {
+	m := newMemory(t, WithCandidates(1<<40))
+	chatter(t, m, 3)
+	if h := load(t, m, "bus"); !strings.Contains(h, "bus") {
+		t.Errorf("history %q", h)
 	}
 }

@@ -2,6 +2,7 @@ package ratedistortion
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 	"unsafe"
@@ -54,7 +55,7 @@ func TestOneCopyOfEachVector(t *testing.T) {
 // TestRecencyTable: the table a load reads recency from holds what the
 // formula gives, to the bit, at every age and half-life.
 func TestRecencyTable(t *testing.T) {
-	for _, hl := range []float64{1, 3.7, 8, 4096, 1e12} {
+	for _, hl := range []float64{1, 3.7, 8, 4096, 1e12, 1e13, math.Inf(1)} { // no decay at all is allowed
 		b := newBuffer(t, WithHalfLife(hl))
 		for _, age := range []int64{-1, 0, 1, 7, 8, 239, 240, 241, 4095, 4096, 1 << 20} {
 			if got, want := b.recency(age), recency(age, hl); got != want {

@@ -58,7 +58,8 @@ func (b *Buffer) gather(order []int, rel []float64, stale map[*entry]string) []i
 			marked = append(marked, d)
 		}
 	}
-	add := func(d int) {
+	var add func(d int)
+	add = func(d int) {
 		if d < 0 || d >= len(rel) || in[d] {
 			return
 		}
@@ -72,9 +73,13 @@ func (b *Buffer) gather(order []int, rel []float64, stale map[*entry]string) []i
 			if j < 0 || j >= n || in[j] {
 				continue
 			}
-			// Its pair, and a turn it depends on or that depends on it.
-			if f := b.pool[j]; f.unit.Group == e.unit.Group ||
-				k < 0 && facts.Depends(e.facts, f.facts, -k) || k > 0 && facts.Depends(f.facts, e.facts, k) {
+			// Its pair, and a turn it depends on or that depends on it,
+			// with what that one depends on in turn: a chain of "but"s
+			// comes whole.
+			switch f := b.pool[j]; {
+			case k < 0 && facts.Depends(e.facts, f.facts, -k) || k > 0 && facts.Depends(f.facts, e.facts, k):
+				add(j)
+			case f.unit.Group == e.unit.Group:
 				mark(j)
 			}
 		}

@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tmc/langchaingo/llms"
 )
 
 // locomo is the part of a LoCoMo-format conversation the gather test reads.
@@ -121,6 +124,39 @@ func TestGatherKeepsRecall(t *testing.T) {
 		t.Logf("budget %d, %d units, %d questions: recall %.3f gathered, %.3f exact", budget, buf.Len(), len(asks), gathered, exact)
 		if gathered < exact-0.005 {
 			t.Errorf("budget %d: gathered loads recall %.3f, exact loads %.3f", budget, gathered, exact)
+		}
+	}
+}
+
+// TestGatherTakesAChainWhole: a candidate that qualifies the turn before
+// it brings that turn, and what that turn qualifies in turn: the selection
+// keeps the chain as one item, so all of it must be a candidate.
+func TestGatherTakesAChainWhole(t *testing.T) {
+	ctx := context.Background()
+	b := newBuffer(t)
+	chain := []string{"The team meeting is on Monday.", "But not in the morning.", "But not before three either."}
+	var msgs []llms.ChatMessage
+	for _, s := range chain {
+		msgs = append(msgs, llms.HumanChatMessage{Content: s})
+	}
+	if err := b.AddMessages(ctx, msgs...); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 300 {
+		save(t, b, fmt.Sprintf("Filler line %d about the weather.", i), "OK.")
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	order := b.chronological(nil)
+	rel := make([]float64, len(order))
+	for i := range rel {
+		rel[i] = 0.01 // every filler above the chain's first two
+	}
+	rel[0], rel[1], rel[2] = 0, 0, 1 // the query matches the last "but" alone
+	got := b.gather(order, rel, nil)
+	for i, s := range chain {
+		if !slices.Contains(got, i) {
+			t.Errorf("%q (unit %d) is not a candidate", s, i)
 		}
 	}
 }

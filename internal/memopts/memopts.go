@@ -118,8 +118,8 @@ func (s *Shared) Validate(pkg string) error {
 		return bad("max message bytes %d < 0", s.MaxBytes)
 	case !(s.Redundancy > 0 && s.Redundancy <= 1):
 		return bad("redundancy threshold %v not in (0, 1]", s.Redundancy)
-	case !(s.HalfLife > 0) || s.HalfLife > 1e12:
-		return bad("half-life %v must be positive and finite", s.HalfLife)
+	case !(s.HalfLife > 0):
+		return bad("half-life %v must be positive", s.HalfLife)
 	}
 	return nil
 }

@@ -81,6 +81,7 @@ func (r *rows) drop(id string) {
 // nearest returns up to n ids whose rows are nearest q, best first (ties
 // by id, so that equal vectors come back in one order).
 func (r *rows) nearest(q []float32, n int) []Hit {
+	n = min(n, len(r.at))
 	if n <= 0 || len(q) != r.dim {
 		return nil
 	}

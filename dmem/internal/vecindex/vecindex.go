@@ -69,6 +69,9 @@ func (ix *Index) Add(ctx context.Context, id string, vec []float32) error {
 		vec = ix.rows.put(id, vec)
 	}
 	if err := ix.col.AddDocument(ctx, chromem.Document{ID: id, Embedding: vec}); err != nil {
+		if ix.rows != nil {
+			ix.rows.drop(id) // what chromem does not hold, no search finds
+		}
 		return fmt.Errorf("index %s: %w", id, err)
 	}
 	return nil

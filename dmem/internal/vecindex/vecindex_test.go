@@ -131,3 +131,17 @@ func BenchmarkNearest(b *testing.B) {
 		})
 	}
 }
+
+// TestScannedHugeN: asking for more neighbours than are held returns what
+// is held, and costs no more.
+func TestScannedHugeN(t *testing.T) {
+	ctx := context.Background()
+	ix := NewScanned()
+	if err := ix.Add(ctx, "a", []float32{1, 0}); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := ix.Nearest(ctx, []float32{1, 0}, math.MaxInt)
+	if err != nil || len(hits) != 1 || hits[0].ID != "a" {
+		t.Fatalf("hits %v, %v", hits, err)
+	}
+}
