@@ -139,7 +139,7 @@ func New(ctx context.Context, opts ...Option) (*Memory, error) {
 
 func (m *Memory) reset() {
 	m.ix = vecindex.New()
-	m.words = newWords(m.opts.layout.prefix)
+	m.words = newWords(m.opts.Layout.Prefix)
 	m.lsh = nil
 	m.lexes = nil
 	m.byID = make(map[string]*unit)

@@ -34,7 +34,6 @@ type options struct {
 	discount   float64
 	candidates int
 	departed   int
-	layout     layout // set by validate: what a load needs of the embedder's vectors
 }
 
 func defaults() options {
@@ -319,6 +318,5 @@ func (o *options) validate() error {
 	if err := o.Resolve("dmem", embed.WithGloVeShare(0.5), embed.WithDimensions(defaultHashDimensions)); err != nil {
 		return err
 	}
-	o.layout = layoutOf(o.Embedder) // engram's own embedder is not wrapped by the guards
 	return nil
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/engram-go/engram/internal/credit"
 	"github.com/engram-go/engram/internal/facts"
 	"github.com/engram-go/engram/internal/relevance"
-	"github.com/tmc/langchaingo/embeddings"
 )
 
 // A load's search runs in three stages over one read lock:
@@ -31,30 +30,6 @@ import (
 //
 // The query is embedded, and the store asked, before the lock is taken:
 // either may be a round trip away.
-
-// layout is what a load needs of the embedder's vectors, found once when
-// the memory is made.
-type layout struct {
-	// prefix is how many leading components relevance compares: the GloVe
-	// part of engram's own embedder beside its hashed half (the hashed
-	// half serves admission and merging, which must see numbers;
-	// relevance measured better on GloVe alone); 0 for all of them.
-	prefix int
-	// dims is the length of the whole vector, 0 if not known in advance.
-	dims int
-	// part embeds the compared components alone, for a memory that scans
-	// its units in process; nil where the whole vector is needed.
-	part func(string) []float32
-}
-
-// layoutOf returns e's layout.
-func layoutOf(e embeddings.Embedder) layout {
-	x, ok := e.(*embed.Embedder)
-	if !ok || x.GloVeShare() <= 0 || x.GloVeShare() >= 1 {
-		return layout{}
-	}
-	return layout{prefix: embed.GloVeDimensions, dims: x.Dimensions(), part: x.GloVePart}
-}
 
 // An in-memory load compares the query with every unit, reading the
 // embedding matrix of the words index in one pass, instead of asking the
@@ -128,12 +103,12 @@ func (m *Memory) queryVector(ctx context.Context, query string, local bool, dim 
 	if strings.TrimSpace(query) == "" {
 		return nil, false, nil
 	}
-	l := m.opts.layout
-	if local && l.part != nil && (dim == 0 || l.dims == dim) {
+	l := m.opts.Layout
+	if local && l.Part != nil && (dim == 0 || l.Dims == dim) {
 		if err := ctx.Err(); err != nil {
 			return nil, false, fmt.Errorf("dmem: embed query: %w", err)
 		}
-		return l.part(query), true, nil
+		return l.Part(query), true, nil
 	}
 	v, err := m.opts.Embedder.EmbedQuery(ctx, query)
 	if err != nil {

@@ -22,7 +22,7 @@ func atStages(t *testing.T, m *Memory, query string) (*gathering, *relevance.Que
 	if query == "" {
 		return g, nil
 	}
-	q := relevance.NewQuery(query, embed.Normalized(m.opts.layout.part(query)))
+	q := relevance.NewQuery(query, embed.Normalized(m.opts.Layout.Part(query)))
 	return g, &q
 }
 
@@ -41,26 +41,6 @@ func chatter(t *testing.T, m *Memory, n int) {
 	t.Helper()
 	for i := range n {
 		save(t, m, fmt.Sprintf("The bus was late again on day %d.", i), "That sounds tiring.")
-	}
-}
-
-func TestLayoutOf(t *testing.T) {
-	half, err := embed.New(embed.WithGloVeShare(0.5), embed.WithDimensions(64))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if l := layoutOf(half); l.prefix != embed.GloVeDimensions || l.dims != half.Dimensions() || l.part == nil {
-		t.Errorf("GloVe beside hashed dimensions: layout %+v, want the GloVe prefix and its part", l)
-	}
-	whole, err := embed.New(embed.WithGloVeShare(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if l := layoutOf(whole); l.prefix != 0 || l.part != nil {
-		t.Errorf("GloVe alone: layout %+v, want every component compared", l)
-	}
-	if l := layoutOf(&fixedEmbedder{dim: 8}); l.prefix != 0 || l.part != nil {
-		t.Errorf("a foreign embedder: layout %+v, want every component compared", l)
 	}
 }
 

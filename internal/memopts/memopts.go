@@ -46,6 +46,32 @@ type Shared struct {
 
 	// Guards is set by Resolve: every plug-in is called through one.
 	Guards *guard.Plugins
+	// Layout is set by Resolve: what a load needs of the embedder's vectors.
+	Layout Layout
+}
+
+// Layout is what a load needs of an embedder's vectors, found once when
+// a memory is made.
+type Layout struct {
+	// Prefix is how many leading components relevance compares: the
+	// GloVe part of engram's own embedder beside its hashed half (the
+	// hashed half serves admission and merging, which must see numbers;
+	// relevance measured better on GloVe alone); 0 for all of them.
+	Prefix int
+	// Dims is the length of the whole vector, 0 if not known in advance.
+	Dims int
+	// Part embeds the compared components alone, for a memory that scans
+	// its units in process; nil where the whole vector is needed.
+	Part func(string) []float32
+}
+
+// LayoutOf returns e's layout.
+func LayoutOf(e embeddings.Embedder) Layout {
+	x, ok := e.(*embed.Embedder)
+	if !ok || x.GloVeShare() <= 0 || x.GloVeShare() >= 1 {
+		return Layout{}
+	}
+	return Layout{Prefix: embed.GloVeDimensions, Dims: x.Dimensions(), Part: x.GloVePart}
 }
 
 // LinesFingerprint identifies how a memory counts a unit's line, so that
@@ -165,6 +191,7 @@ func (s *Shared) Resolve(pkg string, embedder ...embed.Option) error {
 	if s.Chat != nil {
 		s.Chat = guard.History(s.Chat, s.Guards.ChatHistory)
 	}
+	s.Layout = LayoutOf(s.Embedder) // engram's own embedder is not wrapped by the guards
 	return nil
 }
 

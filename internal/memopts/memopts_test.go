@@ -165,3 +165,28 @@ func TestLinesFingerprint(t *testing.T) {
 		t.Error("another prefix, the same fingerprint")
 	}
 }
+
+func TestLayoutOf(t *testing.T) {
+	half, err := embed.New(embed.WithGloVeShare(0.5), embed.WithDimensions(64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := LayoutOf(half); l.Prefix != embed.GloVeDimensions || l.Dims != half.Dimensions() || l.Part == nil {
+		t.Errorf("GloVe beside hashed dimensions: layout %+v, want the GloVe prefix and its part", l)
+	}
+	whole, err := embed.New(embed.WithGloVeShare(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := LayoutOf(whole); l.Prefix != 0 || l.Part != nil {
+		t.Errorf("GloVe alone: layout %+v, want every component compared", l)
+	}
+	if l := LayoutOf(failing{}); l.Prefix != 0 || l.Part != nil {
+		t.Errorf("a foreign embedder: layout %+v, want every component compared", l)
+	}
+	s := valid()
+	s.Embedder = half
+	if err := s.Resolve("mem"); err != nil || s.Layout.Prefix != embed.GloVeDimensions {
+		t.Errorf("Resolve set layout %+v, %v", s.Layout, err)
+	}
+}
