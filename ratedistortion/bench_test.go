@@ -92,6 +92,15 @@ func BenchmarkLoad(b *testing.B) {
 // growing size: flat costs mean the history is never re-counted.
 func BenchmarkSave(b *testing.B) {
 	log.SetOutput(io.Discard)
+	perSave := map[int]float64{} // ns a save, by pool size
+	defer func() {
+		// A save costs the same at every pool size, repeats included (the
+		// saves cycle through 512 turns): counted and embedded once,
+		// nothing recounted or reindexed.
+		if small, large := perSave[100], perSave[10000]; small > 0 && large > 5*small {
+			b.Errorf("a save takes %.0f µs at 10,000 units, %.0f µs at 100: it grows with the pool", large/1e3, small/1e3)
+		}
+	}()
 	for _, n := range []int{100, 1000, 10000} {
 		turns := benchTurns(n)
 		extra := benchTurns(512)
@@ -103,12 +112,16 @@ func BenchmarkSave(b *testing.B) {
 			}
 			fill(b, m, turns)
 			i := 0
+			start := time.Now()
 			for b.Loop() {
 				in := map[string]any{"input": extra[i%len(extra)]}
 				if err := m.SaveContext(ctx, in, map[string]any{"output": extra[(i+1)%len(extra)]}); err != nil {
 					b.Fatal(err)
 				}
 				i++
+			}
+			if i >= 1000 {
+				perSave[n] = float64(time.Since(start).Nanoseconds()) / float64(i)
 			}
 		})
 		b.Run(fmt.Sprintf("langchaingo/units=%d", n), func(b *testing.B) {

@@ -249,7 +249,9 @@ func (b *Buffer) place(e *entry, d draft) {
 	}
 	b.number(e)
 	b.slots.Add(u.Seq, u.Facts)
-	b.index.Add(len(b.pool), text.Excerpt(u.Text), len(b.pool)-1, b.indexTerms(e))
+	if b.index != nil { // else it is rebuilt, this unit with the others, when next read
+		b.index.Add(len(b.pool), text.Excerpt(u.Text), len(b.pool)-1, b.indexTerms(e))
+	}
 	b.pool = append(b.pool, e)
 	b.byID[u.ID] = e
 }

@@ -5,8 +5,6 @@ import (
 	"sort"
 
 	"github.com/engram-go/engram"
-	"github.com/engram-go/engram/internal/relevance"
-	"github.com/engram-go/engram/internal/text"
 )
 
 // enforceCap drops the groups with the lowest query-free utility until the
@@ -99,10 +97,5 @@ func (b *Buffer) enforceCap() {
 	clear(b.pool[len(kept):])
 	b.pool = kept
 	b.mat, b.matDim = nil, 0 // the units point into the old one: a new one, not overwritten
-	b.index = relevance.NewIndex()
-	for i, e := range b.pool {
-		// A unit's novelty was judged against everything before it,
-		// dropped units included.
-		b.index.Add(i, text.Excerpt(e.unit.Text), i-1, b.indexTerms(e))
-	}
+	b.index = nil            // by position: rebuilt when next read (lexical)
 }

@@ -49,7 +49,7 @@ func (b *Buffer) learnFromReferral(added []*entry) {
 		}
 		referred := false
 		for _, t := range b.termsOf(u.e) {
-			if n := said[t]; n > 0 && b.index.DocFreq(t)-n <= maxDF {
+			if n := said[t]; n > 0 && b.lexical().DocFreq(t)-n <= maxDF {
 				referred = true
 				break
 			}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/engram-go/engram/internal/facts"
+	"github.com/engram-go/engram/internal/text"
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/embed"
@@ -137,9 +138,25 @@ func (b *Buffer) relevance(query string, qvec []float32, off relevance.Component
 	q := relevance.NewQuery(query, qvec)
 	q.Off = off
 	if len(b.guests) > 0 {
-		return relevance.ScoreWithGuests(q, b.index, matrixPool{pool(b.pool), b}, b.gindex, guestCorpus{b})
+		return relevance.ScoreWithGuests(q, b.lexical(), matrixPool{pool(b.pool), b}, b.gindex, guestCorpus{b})
 	}
-	return relevance.Score(q, b.index, matrixPool{pool(b.pool), b})
+	return relevance.Score(q, b.lexical(), matrixPool{pool(b.pool), b})
+}
+
+// lexical returns the pool's lexical index, rebuilding it if the cap or a
+// repeat moved units since it was built: it numbers units by position,
+// and a rebuild reads every unit's text, so a burst of saves that move
+// units pays for it once, at the next read, not once a save. b.mu is held.
+func (b *Buffer) lexical() *relevance.Index {
+	if b.index == nil {
+		b.index = relevance.NewIndex()
+		for i, e := range b.pool {
+			// A unit's novelty was judged against everything before it,
+			// dropped units included.
+			b.index.Add(i, text.Excerpt(e.unit.Text), i-1, b.indexTerms(e))
+		}
+	}
+	return b.index
 }
 
 // matrix brings b.mat up to date with the pool, appending the rows of units

@@ -7,7 +7,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/engram-go/engram"
-	"github.com/engram-go/engram/internal/relevance"
 )
 
 // An exact repeat is a turn said again: a human message, alone or with
@@ -111,10 +110,7 @@ func (b *Buffer) moveToEnd(at []int, fresh []*entry) []*entry {
 		// position, and each unit's novelty is judged against those
 		// before it.
 		b.mat, b.matDim = nil, 0 // the units point into the old one: a new one, not overwritten
-		b.index = relevance.NewIndex()
-		for i, e := range b.pool {
-			b.index.Add(i, e.unit.Text, i-1, b.indexTerms(e))
-		}
+		b.index = nil            // rebuilt when next read (lexical): saves between loads pay once
 	}
 	return moved
 }

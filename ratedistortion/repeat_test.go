@@ -178,3 +178,30 @@ func TestSameSquashed(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatDefersReindex: a turn said again moves to the end of the pool
+// without rebuilding the lexical index on the save, which would cost a
+// read of every unit's text; the next load rebuilds it once, over every
+// unit, and finds the repeated turn.
+func TestRepeatDefersReindex(t *testing.T) {
+	b := newBuffer(t, WithTokenBudget(200))
+	save(t, b, "My team meets on Mondays.", "Noted.")
+	for i := range 50 {
+		save(t, b, fmt.Sprintf("Filler %d about the weather.", i), "OK.")
+	}
+	save(t, b, "My team meets on Mondays.", "Noted.")
+	b.mu.Lock()
+	stale := b.index == nil
+	b.mu.Unlock()
+	if !stale {
+		t.Error("the save of a repeat rebuilt the lexical index")
+	}
+	if h := load(t, b, "When does my team meet?"); !strings.Contains(h, "My team meets on Mondays.") {
+		t.Errorf("the repeated turn is not found:\n%s", h)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.index == nil || b.index.Len() != len(b.pool) {
+		t.Errorf("after the load the index is %v, for %d units", b.index, len(b.pool))
+	}
+}
