@@ -110,7 +110,9 @@ func (b *Buffer) moveToEnd(at []int, fresh []*entry) []*entry {
 		// position, and each unit's novelty is judged against those
 		// before it.
 		b.mat, b.matDim = nil, 0 // the units point into the old one: a new one, not overwritten
-		b.index = nil            // rebuilt when next read (lexical): saves between loads pay once
+		if b.index != nil {
+			b.index.MoveToEnd(first, end-first) // renumbered, not rebuilt
+		}
 	}
 	return moved
 }

@@ -3,10 +3,13 @@ package ratedistortion
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/relevance"
+	"github.com/engram-go/engram/internal/text"
 )
 
 // count returns how many units of b hold text.
@@ -179,11 +182,10 @@ func TestSameSquashed(t *testing.T) {
 	}
 }
 
-// TestRepeatDefersReindex: a turn said again moves to the end of the pool
-// without rebuilding the lexical index on the save, which would cost a
-// read of every unit's text; the next load rebuilds it once, over every
-// unit, and finds the repeated turn.
-func TestRepeatDefersReindex(t *testing.T) {
+// TestRepeatRenumbersIndex: a turn said again moves to the end of the
+// pool, and the lexical index is renumbered to match, not rebuilt from
+// every unit's text: it scores as an index built afresh does.
+func TestRepeatRenumbersIndex(t *testing.T) {
 	b := newBuffer(t, WithTokenBudget(200))
 	save(t, b, "My team meets on Mondays.", "Noted.")
 	for i := range 50 {
@@ -191,17 +193,27 @@ func TestRepeatDefersReindex(t *testing.T) {
 	}
 	save(t, b, "My team meets on Mondays.", "Noted.")
 	b.mu.Lock()
-	stale := b.index == nil
+	kept := b.index
+	b.index = nil
+	fresh := b.lexical()
+	b.index = kept
 	b.mu.Unlock()
-	if !stale {
-		t.Error("the save of a repeat rebuilt the lexical index")
+	if kept == nil || kept.Len() != fresh.Len() {
+		t.Fatalf("after a repeat the index holds %v documents, want %d", kept, fresh.Len())
+	}
+	for _, q := range []string{"When does my team meet?", "weather filler 7"} {
+		terms := map[string]float64{}
+		for _, w := range text.Terms(q) {
+			terms[w] = 1
+		}
+		got, want := relevance.Score(relevance.Query{Text: q, Terms: terms}, kept, pool(b.pool)), relevance.Score(relevance.Query{Text: q, Terms: terms}, fresh, pool(b.pool))
+		for i := range got {
+			if math.Abs(got[i]-want[i]) > 1e-9 {
+				t.Fatalf("%q: unit %d scores %v, %v afresh", q, i, got[i], want[i])
+			}
+		}
 	}
 	if h := load(t, b, "When does my team meet?"); !strings.Contains(h, "My team meets on Mondays.") {
 		t.Errorf("the repeated turn is not found:\n%s", h)
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.index == nil || b.index.Len() != len(b.pool) {
-		t.Errorf("after the load the index is %v, for %d units", b.index, len(b.pool))
 	}
 }

@@ -46,6 +46,41 @@ func (ix *Index) Add(doc int, terms []string) {
 	ix.totalLen += float64(l)
 }
 
+// MoveToEnd renumbers the documents as if the n from from on were taken
+// out and indexed again after the last, in order: those after them move
+// down by n. The ids must be 0 … Len()−1, as a pool numbers its units. It
+// costs a pass over the postings, with no term looked up.
+func (ix *Index) MoveToEnd(from, n int) {
+	d := len(ix.docLen)
+	if n <= 0 || from < 0 || from+n > d {
+		return
+	}
+	lo, hi, up := int32(from), int32(from+n), int32(d-from-n)
+	for _, ps := range ix.postings {
+		for i := range ps {
+			switch doc := ps[i].doc; {
+			case doc < lo:
+			case doc < hi:
+				ps[i].doc = doc + up
+			default:
+				ps[i].doc = doc - int32(n)
+			}
+		}
+	}
+	rotate(ix.docLen[from:], n)
+}
+
+// rotate moves the first n elements of xs to its end, the rest before
+// them in order.
+func rotate[T any](xs []T, n int) {
+	moved := append([]T(nil), xs[:n]...)
+	copy(xs, xs[n:])
+	copy(xs[len(xs)-n:], moved)
+}
+
+// Rotate is rotate, for the indexes built on this one.
+func Rotate[T any](xs []T, n int) { rotate(xs, n) }
+
 // EachDoc calls f for every document holding term t.
 func (ix *Index) EachDoc(t string, f func(doc int)) {
 	for _, p := range ix.postings[t] {

@@ -51,5 +51,22 @@ func (ix *Index) Add(doc int, text string, prev int, terms []string) {
 	ix.asked[doc] = prev >= 0 && prev < len(ix.asks) && ix.asks[prev]
 }
 
+// MoveToEnd renumbers the documents as if the n from from on were taken
+// out and added again after the last, each the one after the document
+// numbered before it, as a conversation's turns are (lexical.Index's
+// MoveToEnd). The ids must be 0 … Len()−1.
+func (ix *Index) MoveToEnd(from, n int) {
+	d := len(ix.speaker)
+	if n <= 0 || from < 0 || from+n > d || d != len(ix.asks) {
+		return
+	}
+	ix.words.MoveToEnd(from, n)
+	lexical.Rotate(ix.speaker[from:], n)
+	lexical.Rotate(ix.asks[from:], n)
+	for j := from; j < d; j++ {
+		ix.asked[j] = j > 0 && ix.asks[j-1]
+	}
+}
+
 // score adds the weighted BM25 of q's words into out.
 func (ix *Index) score(terms map[string]float64, out []float64) { ix.words.Score(terms, out) }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -267,5 +268,61 @@ func TestCompressZeroStaysDense(t *testing.T) {
 	s[3] = 1
 	if v := Compress(s); v.DenseOrNil() != nil || v.Dot([]float32{0, 0, 0, 2, 0, 0, 0, 0}) != 2 {
 		t.Errorf("one non-zero of eight: %+v, want it sparse", v)
+	}
+}
+
+// TestMoveToEnd: renumbering documents as if some were added again at the
+// end gives the index that adding them in that order builds.
+func TestMoveToEnd(t *testing.T) {
+	docs := []string{
+		"Caroline: Did you go to the support group?", "Melanie: Yes, on Tuesday, it was great.",
+		"Caroline: I adopted a dog named Biscuit.", "Melanie: What breed is Biscuit?",
+		"Caroline: A beagle, eight weeks old.", "Melanie: Lovely. My team meets on Mondays.",
+		"Caroline: Are you painting again?", "Melanie: Sunsets, mostly.",
+	}
+	for _, tt := range []struct{ from, n int }{{0, 1}, {2, 2}, {5, 3}, {7, 1}, {3, 1}} {
+		moved := NewIndex()
+		for i, d := range docs {
+			moved.Add(i, d, i-1, text.Terms(d))
+		}
+		moved.MoveToEnd(tt.from, tt.n)
+		order := append(append(append([]string(nil), docs[:tt.from]...), docs[tt.from+tt.n:]...), docs[tt.from:tt.from+tt.n]...)
+		built := NewIndex()
+		for i, d := range order {
+			built.Add(i, d, i-1, text.Terms(d))
+		}
+		names := func(ix *Index) []string { // speakers are numbered as first seen
+			var out []string
+			for _, id := range ix.speaker {
+				name := ""
+				if id >= 0 {
+					name = ix.speakers[id]
+				}
+				out = append(out, name)
+			}
+			return out
+		}
+		if !reflect.DeepEqual(names(moved), names(built)) || !reflect.DeepEqual(moved.asks, built.asks) || !reflect.DeepEqual(moved.asked, built.asked) {
+			t.Errorf("move %d from %d: speakers %v asks %v asked %v, built %v %v %v", tt.n, tt.from, names(moved), moved.asks, moved.asked, names(built), built.asks, built.asked)
+		}
+		for _, q := range []string{"What breed is the dog?", "When does the team meet?", "support group Tuesday", "painting sunsets"} {
+			terms := map[string]float64{}
+			for _, w := range text.Terms(q) {
+				terms[w] = 1
+			}
+			a, b := make([]float64, len(docs)), make([]float64, len(docs))
+			moved.score(terms, a)
+			built.score(terms, b)
+			for i := range a {
+				if math.Abs(a[i]-b[i]) > 1e-12 {
+					t.Errorf("move %d from %d, %q: doc %d scores %v, built %v", tt.n, tt.from, q, i, a[i], b[i])
+				}
+			}
+			for _, w := range text.Terms(q) {
+				if moved.DocFreq(w) != built.DocFreq(w) {
+					t.Errorf("document frequency of %q: %d, built %d", w, moved.DocFreq(w), built.DocFreq(w))
+				}
+			}
+		}
 	}
 }
