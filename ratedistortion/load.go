@@ -143,10 +143,10 @@ func (b *Buffer) relevance(query string, qvec []float32, off relevance.Component
 	return relevance.Score(q, b.lexical(), matrixPool{pool(b.pool), b})
 }
 
-// lexical returns the pool's lexical index, rebuilding it if the cap or a
-// repeat moved units since it was built: it numbers units by position,
-// and a rebuild reads every unit's text, so a burst of saves that move
-// units pays for it once, at the next read, not once a save. b.mu is held.
+// lexical returns the pool's lexical index, rebuilding it if the cap let
+// units go since it was built (a repeat renumbers it in place): it numbers
+// units by position, and a rebuild reads every unit's text, so a burst of
+// saves pays for it once, at the next read, not once a save. b.mu is held.
 func (b *Buffer) lexical() *relevance.Index {
 	if b.index == nil {
 		b.index = relevance.NewIndex()

@@ -67,19 +67,17 @@ func (ix *Index) MoveToEnd(from, n int) {
 			}
 		}
 	}
-	rotate(ix.docLen[from:], n)
+	Rotate(ix.docLen[from:], n)
 }
 
-// rotate moves the first n elements of xs to its end, the rest before
-// them in order.
-func rotate[T any](xs []T, n int) {
+// Rotate moves the first n elements of xs to its end, the rest before
+// them in order: what MoveToEnd does to a document's place, for the
+// indexes built on this one to do to what they keep by document.
+func Rotate[T any](xs []T, n int) {
 	moved := append([]T(nil), xs[:n]...)
 	copy(xs, xs[n:])
 	copy(xs[len(xs)-n:], moved)
 }
-
-// Rotate is rotate, for the indexes built on this one.
-func Rotate[T any](xs []T, n int) { rotate(xs, n) }
 
 // EachDoc calls f for every document holding term t.
 func (ix *Index) EachDoc(t string, f func(doc int)) {

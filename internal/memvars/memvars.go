@@ -134,11 +134,12 @@ func Query(inputs map[string]any, key, memoryKey string) (string, error) {
 // visible character, so a history's token count is the sum of its lines'.
 func VisiblePrefix(p string) bool {
 	r, _ := utf8.DecodeRuneInString(p)
-	// Visible: a letter, mark, number, punctuation or symbol, not a space,
-	// a control or a format character (U+200B, U+FEFF); and nowhere a
-	// character the rendering would have to escape or break the line at.
+	// Visible: a graphic character (a letter, mark, number, punctuation or
+	// symbol; not a control or a format character such as U+200B or
+	// U+FEFF) that is not a space; and nowhere a character the rendering
+	// would have to escape or break the line at.
 	return p != "" && utf8.ValidString(p) && unicode.IsGraphic(r) && !unicode.IsSpace(r) &&
-		!unicode.Is(unicode.Cf, r) && strings.IndexFunc(p, special) < 0
+		strings.IndexFunc(p, special) < 0
 }
 
 // Label returns the label a role's history lines start with: the human and

@@ -138,13 +138,11 @@ func score(q Query, ix *Index, c Corpus, compare func(lex []float64, dot func(do
 // document.
 func allCosines(q Query, c Corpus, cos []float64) {
 	dim := len(q.Vec)
-	if m, ok := c.(MatrixCorpus); ok {
-		if rows, d := m.Matrix(); d == dim && dim > 0 && len(rows) >= len(cos)*dim {
-			for i := range cos {
-				cos[i] = max(1e-12, Dot(rows[i*dim:(i+1)*dim:(i+1)*dim], q.Vec))
-			}
-			return
+	if rows := matrixRows(c, dim, len(cos)); rows != nil {
+		for i := range cos {
+			cos[i] = max(1e-12, Dot(rows[i*dim:(i+1)*dim:(i+1)*dim], q.Vec))
 		}
+		return
 	}
 	dot := cosines(q, c, cos)
 	for i := range cos {
@@ -152,18 +150,24 @@ func allCosines(q Query, c Corpus, cos []float64) {
 	}
 }
 
+// matrixRows returns c's embedding matrix when it has one of width dim
+// covering n documents ([MatrixCorpus]); nil otherwise.
+func matrixRows(c Corpus, dim, n int) []float32 {
+	if m, ok := c.(MatrixCorpus); ok && dim > 0 {
+		if r, d := m.Matrix(); d == dim && len(r) >= n*dim {
+			return r
+		}
+	}
+	return nil
+}
+
 // cosines returns a function that writes into cos[d] the cosine of the
 // query with document d of c, once.
 func cosines(q Query, c Corpus, cos []float64) func(d int) {
 	n := c.Len()
 	dense, _ := c.(DenseCorpus)
-	var rows []float32
 	dim := len(q.Vec)
-	if m, ok := c.(MatrixCorpus); ok {
-		if r, d := m.Matrix(); d == dim && len(r) >= n*dim {
-			rows = r
-		}
-	}
+	rows := matrixRows(c, dim, n)
 	return func(d int) {
 		if d < 0 || d >= n || cos[d] != 0 {
 			return
