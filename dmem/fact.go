@@ -90,7 +90,7 @@ func (m *Memory) slotVectors(ctx context.Context) {
 	if len(keys) == 0 {
 		return
 	}
-	vs := m.opts.EmbedSlots(ctx, "dmem", texts, "namespace", m.opts.ns.String())
+	vs := m.opts.EmbedSlots(ctx, texts, "namespace", m.opts.ns.String())
 	if vs == nil {
 		return
 	}

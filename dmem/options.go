@@ -37,7 +37,7 @@ type options struct {
 }
 
 func defaults() options {
-	o := options{Shared: memopts.Defaults(), shortTerm: 32, discount: 0.9, departed: 4096}
+	o := options{Shared: memopts.Defaults("dmem"), shortTerm: 32, discount: 0.9, departed: 4096}
 	o.MaxUnits, o.HalfLife, o.Redundancy = 10000, 4096, 0.93
 	return o
 }
@@ -282,7 +282,7 @@ func (o *options) validate() error {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("dmem: %s: %w", fmt.Sprintf(format, a...), engram.ErrInvalidOption)
 	}
-	if err := o.Validate("dmem"); err != nil {
+	if err := o.Validate(); err != nil {
 		return err
 	}
 	switch {
@@ -315,7 +315,7 @@ func (o *options) validate() error {
 	}
 	// The default embedder compares GloVe beside hashed dimensions, so that
 	// admission and merging see numbers and rare names (WithEmbedder).
-	if err := o.Resolve("dmem", embed.WithGloVeShare(0.5), embed.WithDimensions(defaultHashDimensions)); err != nil {
+	if err := o.Resolve(embed.WithGloVeShare(0.5), embed.WithDimensions(defaultHashDimensions)); err != nil {
 		return err
 	}
 	return nil

@@ -73,7 +73,7 @@ type cand struct {
 // ([WithInputKey]): several keys and none set, a missing input key or a
 // non-string query give [engram.ErrInvalidInput].
 func (m *Memory) LoadMemoryVariables(ctx context.Context, inputs map[string]any) (map[string]any, error) {
-	query, err := m.opts.Query(ctx, "dmem", inputs)
+	query, err := m.opts.Query(ctx, inputs)
 	if err != nil {
 		return nil, err
 	}

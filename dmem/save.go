@@ -25,7 +25,7 @@ import (
 // is stored with U+FFFD in place of bad bytes, and trailing white space is
 // dropped (it would merge with the line break and spoil the exact count).
 func (m *Memory) SaveContext(ctx context.Context, inputs, outputs map[string]any) error {
-	in, out, err := m.opts.Exchange(ctx, "dmem", inputs, outputs)
+	in, out, err := m.opts.Exchange(ctx, inputs, outputs)
 	if err != nil {
 		return err
 	}

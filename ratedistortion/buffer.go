@@ -117,7 +117,7 @@ func (b *Buffer) MemoryVariables(context.Context) []string { return []string{b.o
 // white space is dropped (it would merge with the line break and spoil
 // the exact count).
 func (b *Buffer) SaveContext(ctx context.Context, inputs, outputs map[string]any) error {
-	in, out, err := b.opts.Exchange(ctx, "ratedistortion", inputs, outputs)
+	in, out, err := b.opts.Exchange(ctx, inputs, outputs)
 	if err != nil {
 		return err
 	}

@@ -91,7 +91,7 @@ func (b *Buffer) embedSlots(ctx context.Context, es []*entry) {
 	if len(keys) == 0 {
 		return
 	}
-	vs := b.opts.EmbedSlots(ctx, "ratedistortion", texts)
+	vs := b.opts.EmbedSlots(ctx, texts)
 	if vs == nil {
 		return
 	}

@@ -32,7 +32,7 @@ const redundancyCandidates = 12
 // [engram.ErrInvalidInput]. If pinned units alone
 // exceed the budget it returns [engram.ErrBudgetTooSmall].
 func (b *Buffer) LoadMemoryVariables(ctx context.Context, inputs map[string]any) (map[string]any, error) {
-	query, err := b.opts.Query(ctx, "ratedistortion", inputs)
+	query, err := b.opts.Query(ctx, inputs)
 	if err != nil {
 		return nil, err
 	}

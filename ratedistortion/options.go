@@ -29,7 +29,7 @@ type options struct {
 }
 
 func defaults() options {
-	o := options{Shared: memopts.Defaults()}
+	o := options{Shared: memopts.Defaults("ratedistortion")}
 	o.Redundancy, o.HalfLife = 0.9, 8
 	return o
 }
@@ -226,7 +226,7 @@ func (o *options) validate() error {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("ratedistortion: %s: %w", fmt.Sprintf(format, a...), engram.ErrInvalidOption)
 	}
-	if err := o.Validate("ratedistortion"); err != nil {
+	if err := o.Validate(); err != nil {
 		return err
 	}
 	switch {
@@ -246,7 +246,7 @@ func (o *options) validate() error {
 	}
 	// The default embedder is GloVe alone: on real dialogue the hashed
 	// part added nothing to relevance (embed.DefaultGloVeShare).
-	if err := o.Resolve("ratedistortion"); err != nil {
+	if err := o.Resolve(); err != nil {
 		return err
 	}
 	// The long-term tier is called through the guards in tier.go.

@@ -48,6 +48,8 @@ type Shared struct {
 	Guards *guard.Plugins
 	// Layout is set by Resolve: what a load needs of the embedder's vectors.
 	Layout Layout
+
+	pkg string // the memory, as errors and logs name it (Defaults)
 }
 
 // Layout is what a load needs of an embedder's vectors, found once when
@@ -111,10 +113,12 @@ func Apply[O ~func(*T), T any](pkg string, o *T, opts []O) error {
 	return nil
 }
 
-// Defaults returns the defaults both memories share; each sets its own
-// HalfLife and Redundancy.
-func Defaults() Shared {
+// Defaults returns the defaults both memories share, for the memory pkg
+// names in errors and logs ("dmem"); each sets its own HalfLife and
+// Redundancy.
+func Defaults(pkg string) Shared {
 	return Shared{
+		pkg:         pkg,
 		Budget:      2000,
 		MemoryKey:   "history",
 		HumanPrefix: "Human",
@@ -123,11 +127,11 @@ func Defaults() Shared {
 	}
 }
 
-// Validate checks the shared options. pkg names the memory in errors
-// ("dmem"); every error wraps [engram.ErrInvalidOption].
-func (s *Shared) Validate(pkg string) error {
+// Validate checks the shared options; every error wraps
+// [engram.ErrInvalidOption].
+func (s *Shared) Validate() error {
 	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%s: %s: %w", pkg, fmt.Sprintf(format, a...), engram.ErrInvalidOption)
+		return fmt.Errorf("%s: %s: %w", s.pkg, fmt.Sprintf(format, a...), engram.ErrInvalidOption)
 	}
 	switch {
 	case s.Budget <= 0:
@@ -154,20 +158,19 @@ func (s *Shared) Validate(pkg string) error {
 // default embedder (engram's own, made with embedder), the logger and the
 // clock — and routes every call into the embedder, the fact extractor
 // and the chat history through the memory's guards. The default embedder
-// is engram's own and is called directly. pkg names the memory in the
-// errors the guards pass on.
-func (s *Shared) Resolve(pkg string, embedder ...embed.Option) error {
+// is engram's own and is called directly.
+func (s *Shared) Resolve(embedder ...embed.Option) error {
 	if s.Counter == nil {
 		c, err := tokens.Get(s.Encoding)
 		if err != nil {
-			return fmt.Errorf("%s: %w: %w", pkg, engram.ErrInvalidOption, err)
+			return fmt.Errorf("%s: %w: %w", s.pkg, engram.ErrInvalidOption, err)
 		}
 		s.Counter = c.Count
 	}
 	if s.Embedder == nil {
 		e, err := embed.New(embedder...)
 		if err != nil {
-			return fmt.Errorf("%s: %w", pkg, err)
+			return fmt.Errorf("%s: %w", s.pkg, err)
 		}
 		s.Embedder = e
 	}
@@ -178,7 +181,7 @@ func (s *Shared) Resolve(pkg string, embedder ...embed.Option) error {
 		s.Now = time.Now
 	}
 	var onFail func(error)
-	if h := s.OnError; h != nil {
+	if h, pkg := s.OnError, s.pkg; h != nil {
 		onFail = func(err error) { h(fmt.Errorf("%s: %w", pkg, err)) }
 	}
 	s.Guards = guard.NewPlugins(s.Logger, onFail)
@@ -197,30 +200,30 @@ func (s *Shared) Resolve(pkg string, embedder ...embed.Option) error {
 
 // Exchange returns the human and AI messages of a SaveContext call, found
 // by the input and output keys as langchaingo's buffers find them, after
-// checking ctx. Its errors are named pkg's save.
-func (s *Shared) Exchange(ctx context.Context, pkg string, inputs, outputs map[string]any) (in, out string, err error) {
+// checking ctx. Its errors are named the memory's save.
+func (s *Shared) Exchange(ctx context.Context, inputs, outputs map[string]any) (in, out string, err error) {
 	if err := memvars.Context(ctx); err != nil {
-		return "", "", fmt.Errorf("%s: save: %w", pkg, err)
+		return "", "", fmt.Errorf("%s: save: %w", s.pkg, err)
 	}
 	if in, err = memvars.Input(inputs, s.InputKey, s.MemoryKey); err != nil {
-		return "", "", fmt.Errorf("%s: save inputs: %w", pkg, err)
+		return "", "", fmt.Errorf("%s: save inputs: %w", s.pkg, err)
 	}
 	if out, err = memvars.Output(outputs, s.OutputKey, s.MemoryKey); err != nil {
-		return "", "", fmt.Errorf("%s: save outputs: %w", pkg, err)
+		return "", "", fmt.Errorf("%s: save outputs: %w", s.pkg, err)
 	}
 	return in, out, nil
 }
 
 // Query returns the query of a LoadMemoryVariables call, found by the
-// input key as on save, after checking ctx. Its errors are named pkg's
-// load.
-func (s *Shared) Query(ctx context.Context, pkg string, inputs map[string]any) (string, error) {
+// input key as on save, after checking ctx. Its errors are named the
+// memory's load.
+func (s *Shared) Query(ctx context.Context, inputs map[string]any) (string, error) {
 	if err := memvars.Context(ctx); err != nil {
-		return "", fmt.Errorf("%s: load: %w", pkg, err)
+		return "", fmt.Errorf("%s: load: %w", s.pkg, err)
 	}
 	q, err := memvars.Query(inputs, s.InputKey, s.MemoryKey)
 	if err != nil {
-		return "", fmt.Errorf("%s: load: %w", pkg, err)
+		return "", fmt.Errorf("%s: load: %w", s.pkg, err)
 	}
 	return q, nil
 }
@@ -228,13 +231,13 @@ func (s *Shared) Query(ctx context.Context, pkg string, inputs map[string]any) (
 // EmbedSlots embeds the words of fact slots ("Omar home city") for a load
 // to compare with its query. A failure is logged, with attrs, and gives
 // nil: the slots are then found through their statements alone.
-func (s *Shared) EmbedSlots(ctx context.Context, pkg string, texts []string, attrs ...any) [][]float32 {
+func (s *Shared) EmbedSlots(ctx context.Context, texts []string, attrs ...any) [][]float32 {
 	vs, err := s.Embedder.EmbedDocuments(ctx, texts)
 	if err == nil && len(vs) != len(texts) {
 		err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vs), len(texts))
 	}
 	if err != nil {
-		s.Logger.Warn(pkg+": fact slots not embedded; a load finds them through their statements alone", append(attrs, "error", err)...)
+		s.Logger.Warn(s.pkg+": fact slots not embedded; a load finds them through their statements alone", append(attrs, "error", err)...)
 		return nil
 	}
 	return vs

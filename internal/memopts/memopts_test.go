@@ -16,14 +16,14 @@ import (
 )
 
 func valid() Shared {
-	s := Defaults()
+	s := Defaults("mem")
 	s.HalfLife, s.Redundancy = 8, 0.9
 	return s
 }
 
 func TestValidate(t *testing.T) {
-	if s := valid(); s.Validate("mem") != nil {
-		t.Fatalf("the defaults do not validate: %v", s.Validate("mem"))
+	if s := valid(); s.Validate() != nil {
+		t.Fatalf("the defaults do not validate: %v", s.Validate())
 	}
 	for _, tt := range []struct {
 		name string
@@ -43,7 +43,7 @@ func TestValidate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := valid()
 			tt.set(&s)
-			err := s.Validate("mem")
+			err := s.Validate()
 			if !errors.Is(err, engram.ErrInvalidOption) || !strings.HasPrefix(err.Error(), "mem: ") || !strings.Contains(err.Error(), tt.says) {
 				t.Errorf("got %v, want an ErrInvalidOption saying %q, named mem", err, tt.says)
 			}
@@ -61,7 +61,7 @@ func (failing) EmbedQuery(context.Context, string) ([]float32, error) { return n
 
 func TestResolve(t *testing.T) {
 	s := valid()
-	if err := s.Resolve("mem", embed.WithGloVeShare(0.5), embed.WithDimensions(32)); err != nil {
+	if err := s.Resolve(embed.WithGloVeShare(0.5), embed.WithDimensions(32)); err != nil {
 		t.Fatal(err)
 	}
 	own, ok := s.Embedder.(*embed.Embedder)
@@ -81,7 +81,7 @@ func TestResolve(t *testing.T) {
 	var got error
 	s = valid()
 	s.Embedder, s.OnError = failing{}, func(err error) { got = err }
-	if err := s.Resolve("mem"); err != nil {
+	if err := s.Resolve(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Embedder.EmbedQuery(context.Background(), "x"); err == nil {
@@ -93,7 +93,7 @@ func TestResolve(t *testing.T) {
 
 	s = valid()
 	s.Encoding = tokens.Encoding("nope")
-	if err := s.Resolve("mem"); !errors.Is(err, engram.ErrInvalidOption) {
+	if err := s.Resolve(); !errors.Is(err, engram.ErrInvalidOption) {
 		t.Errorf("unknown encoding: %v, want ErrInvalidOption", err)
 	}
 }
@@ -101,44 +101,44 @@ func TestResolve(t *testing.T) {
 func TestExchangeAndQuery(t *testing.T) {
 	s := valid()
 	ctx := context.Background()
-	in, out, err := s.Exchange(ctx, "mem", map[string]any{"input": "hi"}, map[string]any{"output": "hello"})
+	in, out, err := s.Exchange(ctx, map[string]any{"input": "hi"}, map[string]any{"output": "hello"})
 	if err != nil || in != "hi" || out != "hello" {
 		t.Fatalf("Exchange: %q, %q, %v", in, out, err)
 	}
-	_, _, err = s.Exchange(ctx, "mem", map[string]any{"question": "a", "context": "b"}, map[string]any{"output": "x"})
+	_, _, err = s.Exchange(ctx, map[string]any{"question": "a", "context": "b"}, map[string]any{"output": "x"})
 	if !errors.Is(err, engram.ErrInvalidInput) || !strings.HasPrefix(err.Error(), "mem: save inputs: ") {
 		t.Errorf("two input keys and none set: %v, want an ErrInvalidInput of mem's save inputs", err)
 	}
-	if q, err := s.Query(ctx, "mem", map[string]any{"input": "where?"}); err != nil || q != "where?" {
+	if q, err := s.Query(ctx, map[string]any{"input": "where?"}); err != nil || q != "where?" {
 		t.Errorf("Query: %q, %v", q, err)
 	}
-	if _, err := s.Query(ctx, "mem", map[string]any{"question": "a", "context": "b"}); !errors.Is(err, engram.ErrInvalidInput) || !strings.HasPrefix(err.Error(), "mem: load: ") {
+	if _, err := s.Query(ctx, map[string]any{"question": "a", "context": "b"}); !errors.Is(err, engram.ErrInvalidInput) || !strings.HasPrefix(err.Error(), "mem: load: ") {
 		t.Errorf("two query keys and none set: %v, want an ErrInvalidInput of mem's load", err)
 	}
 	var none context.Context
-	if _, err := s.Query(none, "mem", map[string]any{"input": "x"}); !errors.Is(err, engram.ErrInvalidInput) {
+	if _, err := s.Query(none, map[string]any{"input": "x"}); !errors.Is(err, engram.ErrInvalidInput) {
 		t.Errorf("Query with a nil context: %v", err)
 	}
-	if _, _, err := s.Exchange(none, "mem", map[string]any{"input": "x"}, map[string]any{"output": "y"}); !errors.Is(err, engram.ErrInvalidInput) {
+	if _, _, err := s.Exchange(none, map[string]any{"input": "x"}, map[string]any{"output": "y"}); !errors.Is(err, engram.ErrInvalidInput) {
 		t.Errorf("Exchange with a nil context: %v", err)
 	}
 }
 
 func TestEmbedSlots(t *testing.T) {
 	s := valid()
-	if err := s.Resolve("mem"); err != nil {
+	if err := s.Resolve(); err != nil {
 		t.Fatal(err)
 	}
-	vs := s.EmbedSlots(context.Background(), "mem", []string{"Omar home city", "Omar employer"})
+	vs := s.EmbedSlots(context.Background(), []string{"Omar home city", "Omar employer"})
 	if len(vs) != 2 || len(vs[0]) != embed.GloVeDimensions {
 		t.Errorf("%d vectors for two slots", len(vs))
 	}
 	s = valid()
 	s.Embedder, s.Logger = failing{}, slog.New(slog.DiscardHandler)
-	if err := s.Resolve("mem"); err != nil {
+	if err := s.Resolve(); err != nil {
 		t.Fatal(err)
 	}
-	if vs := s.EmbedSlots(context.Background(), "mem", []string{"x"}); vs != nil {
+	if vs := s.EmbedSlots(context.Background(), []string{"x"}); vs != nil {
 		t.Errorf("a failing embedder gave %d vectors, want none", len(vs))
 	}
 }
@@ -186,7 +186,7 @@ func TestLayoutOf(t *testing.T) {
 	}
 	s := valid()
 	s.Embedder = half
-	if err := s.Resolve("mem"); err != nil || s.Layout.Prefix != embed.GloVeDimensions {
+	if err := s.Resolve(); err != nil || s.Layout.Prefix != embed.GloVeDimensions {
 		t.Errorf("Resolve set layout %+v, %v", s.Layout, err)
 	}
 }
