@@ -15,15 +15,15 @@ import (
 
 // Reward takes the outcome of what the agent did last. A rating of an
 // answer — a reward after a load, right after it or after the SaveContext
-// of the rated exchange, as an agent executor gives it — is about what
-// that load showed, read on [−1, 1] (1: the answer had all it needed; −1:
-// none of it; beyond is clamped). It is credited to the load as
-// ratedistortion credits it (see the package doc, "Learning from
-// ratings"): asked again in nearly the same words, an answer rated up is
-// shown again and one rated down makes room for others, and every unit
-// shown gains or loses standing, the rating less the running mean, which
-// moves its relevance for every later question. A learned gate
-// ([WithGate]) learns from the units most likely to have answered. The
+// of the rated exchange, as an agent executor gives it — is about what that
+// load showed, read on [−1, 1] (1: the answer had all it needed; −1: none
+// of it; beyond is clamped). It is credited to the load as ratedistortion
+// credits it (see the package doc, "Learning from ratings"): asked again in
+// the same words, an answer at least partly right is shown again and
+// one rated wholly wrong (−1) makes room for others, and every unit shown
+// gains or loses standing, the rating less the running mean, which moves
+// its relevance for every later question. A learned gate ([WithGate])
+// learns from the units most likely to have answered. The
 // rating does not move the latest step's route: it is not about that step.
 //
 // Any other reward attaches to the latest step, and judges its surprise:

@@ -211,7 +211,7 @@ func (g *gathering) gather(q *relevance.Query, near []*unit, local bool) {
 	for _, u := range m.short {
 		g.add(u, g.relOf(u))
 	}
-	// Units a rated answer to nearly this question showed join, so that
+	// Units a rated answer to this question showed join, so that
 	// one rated up can be shown again.
 	ans := m.ratings.Answers(q.Vec)
 	shown := make([]string, 0, len(ans))

@@ -376,15 +376,16 @@ func (b *Buffer) setPinned(id string, on bool) error {
 // long-term tier.
 //
 // A rating is credited to what that load showed and to nothing else (see
-// the package doc, "Learning from ratings"): asked again in nearly the
-// same words, an answer rated up is shown again and one rated down makes
-// room for others; and every unit shown gains or loses standing, the
-// rating less the running mean, which moves its relevance for every later
-// question. A learned gate ([WithGate]) learns from the units most likely
-// to have answered. NaN and infinite ratings give [engram.ErrInvalidInput].
-// If the load showed units recalled from a long-term tier ([WithLongTerm]),
-// r is passed on to the tier; an error of the tier's is returned after the
-// buffer has taken the rating itself, so a caller must not rate again.
+// the package doc, "Learning from ratings"): asked again in the same
+// words, an answer at least partly right is shown again and one rated
+// wholly wrong (−1) makes room for others; and every unit shown gains or
+// loses standing, the rating less the running mean, which moves its
+// relevance for every later question. A learned gate ([WithGate]) learns
+// from the units most likely to have answered. NaN and infinite ratings
+// give [engram.ErrInvalidInput]. If the load showed units recalled from a
+// long-term tier ([WithLongTerm]), r is passed on to the tier; an error of
+// the tier's is returned after the buffer has taken the rating itself, so a
+// caller must not rate again.
 func (b *Buffer) Reward(ctx context.Context, r float64) error {
 	if err := memvars.Context(ctx); err != nil {
 		return fmt.Errorf("ratedistortion: reward: %w", err)

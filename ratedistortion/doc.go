@@ -60,21 +60,21 @@
 //
 // A rating of an answer ([engram.RewardSink]'s Reward, or
 // callbacks.Rewarder.Feedback, or a step's reward that follows a load) is
-// about what the load before it showed — right after it, or after the
-// save of the rated exchange — and is credited to that alone, in three
-// ways (internal/credit, shared by both backends). The answer: the units
-// the rated load showed are filed under its question; asked again in
-// nearly the same words, an answer rated up is shown again and one rated
-// down makes room for others. The standing: each unit shown gains the
-// rating less the running mean rating, shrunk until a few loads agree, and
-// its relevance to every later question moves with it. The kinds: a gate
-// of the ledger's own, taught by ratings alone from each rated load's most
-// relevant units, corrects every later load's utilities. On real dialogue
-// with a user rating every answer (memeval -feedback reward), in-stream
-// recall rose by 0.02 to 0.04 at 512 and 1,024 tokens, most of it the
-// kinds', and recall of the questions asked again by 0.05 to 0.08, the
-// answers'; crediting every shown unit with the raw rating, as the memory
-// once did, cost 0.01 to 0.06.
+// about what the load before it showed — right after it, or after the save
+// of the rated exchange — and is credited to that alone, in three ways
+// (internal/credit, shared by both backends). The answer: the units the
+// rated load showed are filed under its question; asked again in the
+// same words, an answer at least partly right is shown again and one rated
+// wholly wrong (−1) makes room for others. The standing: each unit shown
+// gains the rating less the running mean rating, shrunk until a few loads
+// agree, and its relevance to every later question moves with it. The
+// kinds: a gate of the ledger's own, taught by ratings alone from each
+// rated load's most relevant units, corrects every later load's utilities.
+// On real dialogue with a user rating every answer (memeval -feedback
+// reward), in-stream recall rose by 0.02 to 0.04 at 512 and 1,024 tokens,
+// most of it the kinds', and recall of the questions asked again by 0.05 to
+// 0.08, the answers'; crediting every shown unit with the raw rating, as
+// the memory once did, cost 0.01 to 0.06.
 //
 // What a user plugs in — the long-term tier, the fact extractor
 // ([WithFacts]), the summariser, an embedder and a chat history given as

@@ -80,6 +80,27 @@ func TestRatedDownMakesRoom(t *testing.T) {
 	}
 }
 
+// A partly right answer held some of what the question needs, and no one
+// says which of its units: asked again, all of them are shown again, the
+// more the more of it was right; only the lowest rating lets them go.
+func TestPartlyRightKeepsItsUnits(t *testing.T) {
+	q := unit(0, 1)
+	var last float64
+	for _, r := range []float64{-0.5, 0, 0.5, 1} {
+		l := New()
+		l.Loaded(q, []string{"a", "b"})
+		l.Rate(r)
+		m := l.Multiplier("a", l.Answers(q))
+		if m <= 1 || m <= last {
+			t.Fatalf("an answer rated %v: multiplier %v, want above 1 and above a lower rating's %v", r, m, last)
+		}
+		if mb := l.Multiplier("b", l.Answers(q)); mb != m {
+			t.Fatalf("an answer rated %v: its units' multipliers %v and %v differ", r, m, mb)
+		}
+		last = m
+	}
+}
+
 // Most answers are rated up: a unit's standing is measured against the
 // mean, so a unit shown in ordinary answers gains nothing, and one shown
 // in the answers rated worse than usual loses.

@@ -10,11 +10,12 @@
 // replay (memeval -feedback) and each worth its place there:
 //
 //   - The answer: the units a rated load showed, filed under its question.
-//     Asked again in nearly the same words (cosine of the question vectors
-//     at least about 0.97), a load that was rated up shows them again, and
-//     one rated down makes room for others. Broader matching of questions
-//     cost recall on questions not asked before: the units an answer showed
-//     are mostly not the ones that answered.
+//     Asked again in the same words (cosine of the question vectors at
+//     least about 0.998), a load that was at least partly right shows
+//     them again, all of them, since which ones answered is not known; one
+//     rated wholly wrong (−1) makes room for others. Broader matching of
+//     questions cost recall on questions not asked before: the units an
+//     answer showed are mostly not the ones that answered.
 //   - The standing of each unit: the ratings of the loads that showed it,
 //     each less the running mean rating, shrunk towards nothing until a few
 //     loads agree. A unit shown in answers rated better than usual gains
