@@ -217,6 +217,7 @@ func (p matrixPool) Matrix() ([]float32, int) { return p.b.matrix() }
 type pool []*entry
 
 func (p pool) Len() int                      { return len(p) }
+func (p pool) Sequential() bool              { return true }
 func (p pool) Vector(i int) relevance.Vector { return p[i].vec }
 func (p pool) Dense(i int) []float32         { return p[i].vec.DenseOrNil() }
 func (p pool) Near(i, k int) int {

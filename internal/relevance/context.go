@@ -40,6 +40,10 @@ func inContext(out, rel []float64, c Corpus) []float64 {
 	if m == 0 {
 		return rel
 	}
+	if s, ok := c.(Sequential); ok && s.Sequential() && contextReach == 2 {
+		inSequence(out, rel, m)
+		return out
+	}
 	clear(out)
 	for i, x := range rel {
 		if x == 0 {
@@ -61,6 +65,41 @@ func inContext(out, rel []float64, c Corpus) []float64 {
 		}
 	}
 	return out
+}
+
+// Sequential is a Corpus that can say its documents are one conversation's
+// turns in order, Near(i, k) being i+k wherever that is a document: the
+// context kernel then runs as one pass over the array, with no call a
+// document.
+type Sequential interface {
+	Corpus
+	Sequential() bool
+}
+
+// inSequence is inContext over a Sequential corpus, rel's maximum m: each
+// document's sum is formed in the order inContext forms it — its
+// neighbours' shares by their place, its own among them — so the two give
+// the same bits.
+func inSequence(out, rel []float64, m float64) {
+	n := len(rel)
+	x := func(i int) float64 {
+		if i < 0 || i >= n {
+			return 0
+		}
+		return rel[i] / m
+	}
+	// The window of scaled values around j: a2 a1 [x0] b1 b2.
+	a2, a1, x0, b1, b2 := 0.0, 0.0, x(0), x(1), x(2)
+	for j := range n {
+		v := 0.0
+		v += contextFar * a2
+		v += contextNear * a1
+		v += x0
+		v += contextNear * b1
+		v += contextFar * b2
+		out[j] = v
+		a2, a1, x0, b1, b2 = a1, x0, b1, b2, x(j+3)
+	}
 }
 
 // cues adds to rel what the turn's speaker and place say, in units of m,
