@@ -112,9 +112,11 @@ func TestLicense(t *testing.T) {
 // TestModuleNeedsNoToolingDeps: the library's go.mod requires nothing for
 // plotting, progress bars or terminals, which only the evaluation command
 // (its own module) and a terminal program need. golang.org/x/term may
-// stand as an indirect requirement only: langchaingo's prompts reach it
-// through their template engine's dependencies, and engram imports none
-// of it.
+// stand as an indirect requirement only: langchaingo's own go.mod requires
+// the prompt templates' engine and golang.org/x/crypto, each of which
+// requires it, so every module that requires langchaingo has it in its
+// graph; engram's library builds none of it
+// (TestLibraryBuildsNoAgentFramework).
 func TestModuleNeedsNoToolingDeps(t *testing.T) {
 	b, err := os.ReadFile("go.mod")
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -29,6 +30,45 @@ func TestInternalImportsNoBackend(t *testing.T) {
 				if p == backend || strings.HasPrefix(p, backend+"/") {
 					t.Errorf("%s imports %s", path, p)
 				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLibraryBuildsNoAgentFramework: the library's own packages use
+// langchaingo's memory, schema and model interfaces, never its chains,
+// agents or prompt templates, whose template engine brings a tree of
+// dependencies (a terminal package among them) into every program built
+// with them. Examples, the command-line tools and memorytest, which runs a
+// memory inside real chains, may.
+func TestLibraryBuildsNoAgentFramework(t *testing.T) {
+	heavy := []string{"github.com/tmc/langchaingo/chains", "github.com/tmc/langchaingo/agents", "github.com/tmc/langchaingo/prompts"}
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch path {
+			case "examples", "cmd", filepath.Join("adapters", "langchaingo", "memorytest"), filepath.Join("adapters", "eino"):
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if slices.Contains(heavy, p) {
+				t.Errorf("%s imports %s", path, p)
 			}
 		}
 		return nil

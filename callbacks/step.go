@@ -6,10 +6,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/engram-go/engram"
-	"github.com/tmc/langchaingo/agents"
 )
 
-var errNotFinished = agents.ErrNotFinished.Error()
+// errNotFinished is the output langchaingo's executor finishes with when
+// the agent ran out of iterations (agents.ErrNotFinished's text), written
+// here so that the handler does not build the agents package, and with it
+// the prompt templates' engine, into every program that rates answers.
+const errNotFinished = "agent not finished before max iterations"
 
 // describe renders what an event says as a step's text.
 func describe(ev event) string {
