@@ -316,7 +316,7 @@ func (b *Buffer) selectUnits(query string, qvec []float32, off relevance.Compone
 		}
 	}
 	s.stale = b.supersede(rel, qvec)
-	if n > gatherAbove && query != "" {
+	if n > gatherAbove && n > gatherRatio*b.gatherTop() && query != "" {
 		order = b.gather(order, rel, s.stale)
 		n = len(order)
 		s.order, s.units, s.kept, s.own = order, grow(s.units, n), grow(s.kept, n), grow(s.own, n)
@@ -546,7 +546,7 @@ func (s *selection) render() string {
 				sb.WriteString(h)
 			}
 			e := s.units[i].e
-			memvars.WriteLine(&sb, s.b.prefix(e.unit.Role), e.unit.Text)
+			memvars.WriteLineOf(&sb, s.b.prefix(e.unit.Role), e.unit.Text, e.plain)
 			sb.WriteByte('\n')
 		}
 	}

@@ -35,6 +35,7 @@ type entry struct {
 	facts     facts.Analysis   // what its text says of the turns before it (internal/facts)
 	factTerms []string         // terms and its facts' words, for the lexical index (indexTerms); nil until asked
 	factsRead bool             // the fact extractor read it (WithFacts): a long-term tier need not again
+	plain     bool             // its text shows as it is, on one line (memvars.Plain)
 }
 
 // draft is a unit prepared outside the lock, before it has a place in the pool.

@@ -95,7 +95,10 @@ func (b *Buffer) fitHeaders(s *selection, budget int, edges []knapsack.Edge) {
 }
 
 // analyse records what e's text says of the turns before it.
-func analyse(e *entry) { e.facts = facts.Turn(text.Excerpt(e.unit.Text), e.unit.Role.String()) }
+func analyse(e *entry) {
+	e.facts = facts.Turn(text.Excerpt(e.unit.Text), e.unit.Role.String())
+	e.plain = memvars.Plain(e.unit.Text)
+}
 
 // dependsOn returns the position in s.units, before i, of the unit the
 // unit at i cannot be shown without (facts.Depends), the nearest if

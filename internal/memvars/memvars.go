@@ -205,10 +205,25 @@ func Line(label, text string) string {
 // WriteLine writes Line(label, text) to sb without its newline, building
 // no string of its own: a load renders every line it keeps.
 func WriteLine(sb *strings.Builder, label, text string) {
+	WriteLineOf(sb, label, text, Plain(text))
+}
+
+// WriteLineOf is WriteLine for a text whose Plain the caller knows: a
+// memory that notes it when it stores the text renders its lines without
+// reading them again.
+func WriteLineOf(sb *strings.Builder, label, text string, plain bool) {
 	sb.WriteString(label)
 	sb.WriteString(": ")
+	if plain {
+		sb.WriteString(text)
+		return
+	}
 	sb.WriteString(Indent(text))
 }
+
+// Plain reports whether Indent returns text as it is: it holds no line
+// break and no control character but tab.
+func Plain(text string) bool { return indexSpecial(text) < 0 }
 
 // Indent returns text as a history shows it, so that no splitter of lines
 // can read it as more than one message: each line break — "\r\n", "\n",
@@ -222,7 +237,7 @@ func WriteLine(sb *strings.Builder, label, text string) {
 // line of exactly one message, whatever splits it: bufio.ScanLines,
 // strings.Split on "\n", or str.splitlines.
 func Indent(text string) string {
-	i := strings.IndexFunc(text, special)
+	i := indexSpecial(text)
 	if i < 0 {
 		return text
 	}
@@ -240,10 +255,33 @@ func Indent(text string) string {
 			sb.WriteRune(symbol(r))
 		}
 		text = text[i+w:]
-		i = strings.IndexFunc(text, special)
+		i = indexSpecial(text)
 	}
 	sb.WriteString(text)
 	return sb.String()
+}
+
+// indexSpecial is strings.IndexFunc(text, special), read byte by byte: a
+// history renders every line it shows, and most hold nothing special. The
+// special runes are ASCII controls but tab, DEL, U+0080 to U+009F (0xC2
+// then 0x80 to 0x9F) and U+2028 and U+2029 (0xE2 0x80 0xA8 or 0xA9); a
+// byte of an invalid sequence decodes to U+FFFD, which is not special.
+func indexSpecial(text string) int {
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c < 0x20 && c != '\t' || c == 0x7f:
+			return i
+		case c == 0xc2:
+			if i+1 < len(text) && text[i+1] >= 0x80 && text[i+1] <= 0x9f {
+				return i
+			}
+		case c == 0xe2:
+			if i+2 < len(text) && text[i+1] == 0x80 && (text[i+2] == 0xa8 || text[i+2] == 0xa9) {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // special reports a rune Indent renders otherwise: a line break or a

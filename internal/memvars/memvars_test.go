@@ -2,6 +2,7 @@ package memvars
 
 import (
 	"errors"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -191,5 +192,23 @@ func TestReturned(t *testing.T) {
 	}
 	if m := Returned(engram.RoleHuman, "hi", ""); !reflect.DeepEqual(m, llms.HumanChatMessage{Content: "hi"}) {
 		t.Errorf("a human turn: %#v", m)
+	}
+}
+
+// The byte-wise search finds the special rune the rune-wise one finds, in
+// valid text and in bytes that are not UTF-8.
+func TestIndexSpecialMatchesRunes(t *testing.T) {
+	pieces := []string{"a", "é", "\t", "\n", "\r", "\x00", "\x7f", "\u0085", "\u009f", "\u00a0", "\u2028", "\u2029", "\u2027", "\u202a",
+		"\xc2", "\xe2\x80", "\xe2", "\x80", "\xa8", "\xff", "日本", " "}
+	r := rand.New(rand.NewPCG(7, 7))
+	for trial := range 5000 {
+		var sb strings.Builder
+		for range r.IntN(8) {
+			sb.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := sb.String()
+		if got, want := indexSpecial(s), strings.IndexFunc(s, special); got != want {
+			t.Fatalf("trial %d: %q: indexSpecial %d, strings.IndexFunc %d", trial, s, got, want)
+		}
 	}
 }

@@ -1,6 +1,9 @@
 package relevance
 
 import (
+	"cmp"
+	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/engram-go/engram/internal/text"
@@ -271,6 +274,88 @@ func (j joint) Near(i, k int) int {
 // Top returns the indices of the k largest values of xs, largest first,
 // ties to the lower index.
 func Top(xs []float64, k int) []int { return topK(xs, k) }
+
+// TopSet returns the indices of the k largest values of xs (ties to the
+// lower index), in index order: the set Top returns, without its order,
+// in O(n) — a quickselect of the k-th largest value over scratch, a copy
+// of xs it may reuse (it is grown as needed and returned), then one pass.
+// NaN values count as the smallest.
+func TopSet(xs []float64, k int, scratch []float64) ([]int, []float64) {
+	if k <= 0 || len(xs) == 0 {
+		return nil, scratch
+	}
+	out := make([]int, 0, min(k, len(xs)))
+	if k >= len(xs) {
+		for i := range xs {
+			out = append(out, i)
+		}
+		return out, scratch
+	}
+	scratch = append(scratch[:0], xs...)
+	for i, x := range scratch {
+		if x != x {
+			scratch[i] = math.Inf(-1)
+		}
+	}
+	v := kthLargest(scratch, k)
+	above := 0 // values strictly above v: all of them are in
+	for _, x := range xs {
+		if x > v {
+			above++
+		}
+	}
+	ties := k - above // the first ties at v, by index, make up the rest
+	for i, x := range xs {
+		switch {
+		case x > v:
+			out = append(out, i)
+		case x == v && ties > 0 || x != x && v == math.Inf(-1) && ties > 0:
+			out = append(out, i)
+			ties--
+		}
+	}
+	return out, scratch
+}
+
+// kthLargest returns the k-th largest of xs (1 ≤ k ≤ len(xs)), reordering
+// xs: a quickselect with the median of three, which sorts what is left if
+// its partitions stop shrinking.
+func kthLargest(xs []float64, k int) float64 {
+	lo, hi, want := 0, len(xs)-1, k-1 // want: its index, largest first
+	for rounds := 2 * bits.Len(uint(len(xs))); lo < hi; rounds-- {
+		if rounds == 0 {
+			slices.SortFunc(xs[lo:hi+1], func(a, b float64) int { return cmp.Compare(b, a) })
+			break
+		}
+		mid := lo + (hi-lo)/2
+		if xs[mid] > xs[lo] {
+			xs[mid], xs[lo] = xs[lo], xs[mid]
+		}
+		if xs[hi] > xs[lo] {
+			xs[hi], xs[lo] = xs[lo], xs[hi]
+		}
+		if xs[mid] > xs[hi] {
+			xs[mid], xs[hi] = xs[hi], xs[mid]
+		}
+		pivot, p := xs[hi], lo
+		for i := lo; i < hi; i++ {
+			if xs[i] > pivot {
+				xs[i], xs[p] = xs[p], xs[i]
+				p++
+			}
+		}
+		xs[p], xs[hi] = xs[hi], xs[p]
+		switch {
+		case p == want:
+			return xs[p]
+		case p > want:
+			hi = p - 1
+		default:
+			lo = p + 1
+		}
+	}
+	return xs[want]
+}
 
 // topK returns the indices of the k largest values of xs, largest first,
 // ties to the lower index, in O(n log k). The heap is written out: loads

@@ -254,6 +254,26 @@ func TestTopKMatchesSort(t *testing.T) {
 		if got := topK(xs, k); !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
 			t.Fatalf("trial %d: topK(%v, %d) = %v, want %v", trial, xs, k, got, want)
 		}
+		set := slices.Sorted(slices.Values(want))
+		if got, _ := TopSet(xs, k, nil); !slices.Equal(got, set) && !(len(got) == 0 && len(set) == 0) {
+			t.Fatalf("trial %d: TopSet(%v, %d) = %v, want %v", trial, xs, k, got, set)
+		}
+	}
+}
+
+// TopSet counts NaN as the smallest value, and reuses its scratch.
+func TestTopSetNaN(t *testing.T) {
+	nan := math.NaN()
+	xs := []float64{nan, 2, nan, 1, math.Inf(-1)}
+	got, scratch := TopSet(xs, 3, make([]float64, 0, 8))
+	if !slices.Equal(got, []int{0, 1, 3}) {
+		t.Fatalf("TopSet(%v, 3) = %v, want [0 1 3]: two values, then the first of the smallest", xs, got)
+	}
+	if cap(scratch) != 8 {
+		t.Fatalf("scratch of capacity %d, want the one given (8)", cap(scratch))
+	}
+	if got, _ := TopSet(xs, 2, nil); !slices.Equal(got, []int{1, 3}) {
+		t.Fatalf("TopSet(%v, 2) = %v, want [1 3]", xs, got)
 	}
 }
 
