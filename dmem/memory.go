@@ -47,7 +47,7 @@ type Memory struct {
 	short     []*unit              // short-term buffer, oldest first
 	gone      map[string]*unit     // units that left, for Explain; bounded
 	goneOrder []int64              // sequence numbers of gone, oldest first
-	df        map[string]uint32    // steps seen per term
+	df        map[uint64]uint32    // steps seen per term, by termKey
 	slots     facts.Slots          // the fact slots resident units state (WithFacts)
 	slotVec   map[string][]float32 // each slot's words embedded, by key (slotVectors)
 	seen      seenRing
@@ -148,7 +148,7 @@ func (m *Memory) reset() {
 	m.short = nil
 	m.gone = make(map[string]*unit)
 	m.goneOrder = nil
-	m.df = make(map[string]uint32)
+	m.df = make(map[uint64]uint32)
 	m.slots.Clear()
 	m.slotVec = nil
 	m.seen = seenRing{}

@@ -43,9 +43,23 @@ func keys(terms []string) []string {
 	return uniq(out)
 }
 
+// termKey is the key under which the memory counts a term or a pair of
+// terms: a 64-bit FNV-1a hash, so that the counts hold no strings. A
+// count is read only for novelty, where two terms sharing one (about one
+// pair in 10^19) would only make one of them look a little less new. The
+// store keeps the terms themselves.
+func termKey(t string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(t); i++ {
+		h ^= uint64(t[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
 // lexicalNovelty returns 1 − exp(−info/infoScale) for the distinct keys,
 // the salient ones (numbers, names) weighted up.
-func lexicalNovelty(keys []string, salient map[string]bool, flags engram.Flags, df map[string]uint32) float64 {
+func lexicalNovelty(keys []string, salient map[string]bool, flags engram.Flags, df map[uint64]uint32) float64 {
 	info := 0.0
 	for _, k := range keys {
 		w := 1.0
@@ -55,7 +69,7 @@ func lexicalNovelty(keys []string, salient map[string]bool, flags engram.Flags, 
 		case salient[k]:
 			w = salientInfo
 		}
-		info += w / (1 + float64(df[k]))
+		info += w / (1 + float64(df[termKey(k)]))
 	}
 	if flags.Has(engram.FlagDirective) {
 		info += directiveInfo

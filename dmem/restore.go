@@ -36,7 +36,7 @@ func (m *Memory) restore(ctx context.Context) error {
 	// this, so a crash costs the answers and standing learned since.
 	m.st.Ratings = nil
 	for t, n := range snap.Terms {
-		m.df[t] = uint32(min(max(n, 0), math.MaxUint32))
+		m.df[termKey(t)] = uint32(min(max(n, 0), math.MaxUint32))
 	}
 	recount := m.st.Lines != m.opts.LinesFingerprint(false)
 	m.st.Lines = m.opts.LinesFingerprint(false)

@@ -293,7 +293,7 @@ func (m *Memory) step(d *draft, b *batch) string {
 	}
 
 	for _, t := range d.keys {
-		m.df[t]++
+		m.df[termKey(t)]++
 		b.term(t)
 	}
 	m.seen.add(d.vec)
