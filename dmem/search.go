@@ -200,7 +200,8 @@ func (g *gathering) gather(q *relevance.Query, near []*unit, local bool) {
 		}
 		g.all = relevance.ScoreSubset(*q, m.words.ix, m.words, docs)
 	}
-	for _, d := range relevance.Top(g.all, m.opts.candidates) {
+	best, _ := relevance.TopSet(g.all, m.opts.candidates, nil)
+	for _, d := range best {
 		if u := m.words.unit(d); u != nil && g.all[d] > 0 {
 			g.add(u, g.all[d])
 		}

@@ -291,6 +291,11 @@ func TopSet(xs []float64, k int, scratch []float64) ([]int, []float64) {
 		}
 		return out, scratch
 	}
+	if len(xs) >= sampledAbove && len(xs) >= 8*k {
+		if out, scratch, ok := topSetSampled(xs, k, scratch); ok {
+			return out, scratch
+		}
+	}
 	scratch = append(scratch[:0], xs...)
 	for i, x := range scratch {
 		if x != x {
@@ -315,6 +320,69 @@ func TopSet(xs []float64, k int, scratch []float64) ([]int, []float64) {
 		}
 	}
 	return out, scratch
+}
+
+// sampledAbove is the length from which TopSet first narrows xs down by a
+// sample: below it one selection over all is as fast.
+const sampledAbove = 512
+
+// topSetSampled is TopSet for a k small beside len(xs): the k-th largest
+// value of a sample of 64 spread over xs, taken a little lower than the
+// share k would give, bounds the k below, so that only the values at or
+// above it — about 2k — are selected among, after one pass that compares
+// without branching. It reports false when fewer than k values reach the
+// bound (NaN among the k best, or an unlucky sample); TopSet then selects
+// over all.
+func topSetSampled(xs []float64, k int, scratch []float64) ([]int, []float64, bool) {
+	const samples = 64
+	n := len(xs)
+	scratch = scratch[:0]
+	for j := range samples {
+		x := xs[j*n/samples]
+		if x != x {
+			x = math.Inf(-1)
+		}
+		scratch = append(scratch, x)
+	}
+	// The sample's rank for twice the share of k, plus two for luck.
+	r := min(samples, 2*k*samples/n+2)
+	t := kthLargest(scratch, r)
+	idx := make([]int, n)
+	c := 0
+	for i, x := range xs {
+		idx[c] = i
+		inc := 0
+		if x >= t {
+			inc = 1
+		}
+		c += inc
+	}
+	if c < k {
+		return nil, scratch, false
+	}
+	idx = idx[:c]
+	scratch = scratch[:0]
+	for _, i := range idx {
+		scratch = append(scratch, xs[i])
+	}
+	v := kthLargest(scratch, k)
+	above := 0
+	for _, i := range idx {
+		if xs[i] > v {
+			above++
+		}
+	}
+	ties, out := k-above, idx[:0] // in place: out never passes the reader
+	for _, i := range idx {
+		switch x := xs[i]; {
+		case x > v:
+			out = append(out, i)
+		case x == v && ties > 0:
+			out = append(out, i)
+			ties--
+		}
+	}
+	return out[:len(out):len(out)], scratch, true
 }
 
 // kthLargest returns the k-th largest of xs (1 ≤ k ≤ len(xs)), reordering

@@ -228,13 +228,21 @@ func TestComponents(t *testing.T) {
 	}
 }
 
-// topK agrees with a full sort on random values, ties included.
+// topK agrees with a full sort on random values, ties included, at
+// lengths where TopSet selects over all and where it narrows by a sample.
 func TestTopKMatchesSort(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 5))
-	for trial := range 200 {
-		xs := make([]float64, r.IntN(60))
+	for trial := range 400 {
+		n := r.IntN(60)
+		if trial%2 == 1 {
+			n = sampledAbove + r.IntN(2000)
+		}
+		xs := make([]float64, n)
 		for i := range xs {
 			xs[i] = float64(r.IntN(8)) // many ties
+			if trial%4 == 3 {
+				xs[i] = r.Float64() // few
+			}
 		}
 		k := r.IntN(70)
 		idx := make([]int, len(xs))
@@ -274,6 +282,20 @@ func TestTopSetNaN(t *testing.T) {
 	}
 	if got, _ := TopSet(xs, 2, nil); !slices.Equal(got, []int{1, 3}) {
 		t.Fatalf("TopSet(%v, 2) = %v, want [1 3]", xs, got)
+	}
+	// Long enough to be narrowed by a sample: five values among NaNs.
+	long := make([]float64, 1000)
+	for i := range long {
+		long[i] = nan
+	}
+	for _, i := range []int{3, 250, 500, 640, 999} {
+		long[i] = float64(i)
+	}
+	if got, _ := TopSet(long, 8, nil); !slices.Equal(got, []int{0, 1, 2, 3, 250, 500, 640, 999}) {
+		t.Fatalf("TopSet(five values among NaNs, 8) = %v, want the five and the first three NaNs", got)
+	}
+	if got, _ := TopSet(long, 4, nil); !slices.Equal(got, []int{250, 500, 640, 999}) {
+		t.Fatalf("TopSet(five values among NaNs, 4) = %v, want [250 500 640 999]", got)
 	}
 }
 
