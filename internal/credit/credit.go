@@ -120,10 +120,7 @@ const Answerers = 3
 // rating, it would match every later question and make the relevance of
 // what it showed NaN for good.
 func (l *Ledger) Loaded(q []float32, keys []string) {
-	if !unitVector(q) {
-		q = nil
-	}
-	l.lastQ, l.lastKeys, l.saves, l.loaded = q, keys, 0, true
+	l.lastQ, l.lastKeys, l.saves, l.loaded = normalised(q), keys, 0, true
 }
 
 // unitVector reports whether q is finite and at most of unit length
@@ -134,6 +131,30 @@ func unitVector(q []float32) bool {
 		s += float64(x) * float64(x)
 	}
 	return s <= 1.001 // false for NaN and infinities too
+}
+
+// normalised returns q scaled to unit length exactly, as a copy: nil for a q that
+// is not a unit vector (unitVector) or is zero. A question is matched
+// through a high power of the cosine (answerPower), where a length off by
+// a ten-thousandth, as embedders leave it, would weigh an answer a fifth
+// more or less.
+func normalised(q []float32) []float32 {
+	if !unitVector(q) {
+		return nil
+	}
+	var s float64
+	for _, x := range q {
+		s += float64(x) * float64(x)
+	}
+	if s == 0 {
+		return nil
+	}
+	inv := 1 / math.Sqrt(s)
+	out := make([]float32, len(q))
+	for i, x := range q {
+		out[i] = float32(float64(x) * inv)
+	}
+	return out
 }
 
 // Saved notes a human message saved. The rated exchange's question may be
@@ -188,13 +209,16 @@ func (l *Ledger) Answers(q []float32) map[string]float64 {
 	if len(l.answers) == 0 || q == nil {
 		return nil
 	}
+	if q = normalised(q); q == nil {
+		return nil
+	}
 	var out map[string]float64
 	for i := range l.answers {
 		a := &l.answers[i]
 		if len(q) != len(a.q) {
 			continue // filed under another embedder's vectors
 		}
-		c := relevance.Dot(q, a.q)
+		c := min(1, relevance.Dot(q, a.q)) // both of unit length: rounding aside
 		if !(c > 0) { // NaN too: a question without a usable vector matches nothing
 			continue
 		}

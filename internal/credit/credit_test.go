@@ -256,3 +256,39 @@ func TestQuestionWithoutUsableVector(t *testing.T) {
 		}
 	}
 }
+
+// An embedder leaves a vector's length off by a ten-thousandth or so; the
+// same question asked again must weigh its answer as if it were exact, not
+// a fifth more or less through the power the cosine is taken to.
+func TestNearUnitQuestionWeighsAsExact(t *testing.T) {
+	q := unit(3, 4, 1)
+	exact := New()
+	exact.Loaded(q, []string{"a"})
+	exact.Rate(1)
+	want := exact.Multiplier("a", exact.Answers(q))
+	for _, scale := range []float32{0.99995, 1.00005, 1.0004} {
+		off := make([]float32, len(q))
+		for i, x := range q {
+			off[i] = x * scale
+		}
+		l := New()
+		l.Loaded(off, []string{"a"})
+		l.Rate(1)
+		for _, ask := range [][]float32{q, off} {
+			if got := l.Multiplier("a", l.Answers(ask)); math.Abs(got-want) > 1e-4*want {
+				t.Fatalf("vectors scaled by %v: multiplier %v, want %v as for exact unit vectors", scale, got, want)
+			}
+		}
+		b, err := l.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := New()
+		if err := r.UnmarshalBinary(b); err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Multiplier("a", r.Answers(off)); math.Abs(got-want) > 1e-4*want {
+			t.Fatalf("restored, vectors scaled by %v: multiplier %v, want %v", scale, got, want)
+		}
+	}
+}

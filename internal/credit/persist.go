@@ -116,11 +116,18 @@ func (l *Ledger) UnmarshalBinary(data []byte) error {
 	}
 	// Numbers are finite (wire.Reader.Float64 refuses others); a question's
 	// vector must be of at most unit length too.
+	kept := n.answers[:0]
 	for _, a := range n.answers {
 		if !unitVector(a.q) {
 			return fmt.Errorf("credit: unmarshal: a question's vector is not of unit length: %w", ErrFormat)
 		}
+		// Scaled to unit length exactly, as Loaded files them; a zero
+		// vector, which matches no question, is dropped.
+		if a.q = normalised(a.q); a.q != nil {
+			kept = append(kept, a)
+		}
 	}
+	n.answers = kept
 	n.lastQ, n.lastKeys, n.loaded = nil, nil, false
 	*l = *n
 	return nil

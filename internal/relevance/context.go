@@ -83,8 +83,8 @@ type Sequential interface {
 func inSequence(out, rel []float64, m float64) {
 	n := len(rel)
 	x := func(i int) float64 {
-		if i < 0 || i >= n {
-			return 0
+		if i < 0 || i >= n || rel[i] == 0 {
+			return 0 // inContext passes zeros by: 0/m is NaN when m is
 		}
 		return rel[i] / m
 	}
