@@ -219,7 +219,7 @@ func (l *Ledger) Answers(q []float32) map[string]float64 {
 			continue // filed under another embedder's vectors
 		}
 		c := min(1, relevance.Dot(q, a.q)) // both of unit length: rounding aside
-		if !(c > 0) { // NaN too: a question without a usable vector matches nothing
+		if !(c > 0) {                      // NaN too: a question without a usable vector matches nothing
 			continue
 		}
 		w := math.Pow(c, answerPower)
