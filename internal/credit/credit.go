@@ -218,8 +218,11 @@ func (l *Ledger) Answers(q []float32) map[string]float64 {
 		if len(q) != len(a.q) {
 			continue // filed under another embedder's vectors
 		}
-		c := min(1, relevance.Dot(q, a.q)) // both of unit length: rounding aside
-		if !(c > 0) {                      // NaN too: a question without a usable vector matches nothing
+		// Both of unit length, so at most 1 but for rounding; NaN too
+		// fails the test: a question without a usable vector matches
+		// nothing.
+		c := min(1, relevance.Dot(q, a.q))
+		if !(c > 0) {
 			continue
 		}
 		w := math.Pow(c, answerPower)
