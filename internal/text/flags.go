@@ -1,7 +1,6 @@
 package text
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -16,7 +15,7 @@ func Flags(s string) engram.Flags { return FlagsIn(s, Split(s)) }
 // FlagsIn is [Flags] of s, whose words are already split (Split(s)).
 func FlagsIn(s string, words []Word) engram.Flags {
 	var f engram.Flags
-	if strings.IndexByte(s, ':') >= 0 && clockTime.MatchString(s) {
+	if hasClockTime(s) {
 		f |= engram.FlagDate | engram.FlagNumber
 	}
 	for i, w := range words {
@@ -129,8 +128,36 @@ func allDigits(s string) bool {
 	return s != ""
 }
 
-// clockTime matches "14:30" and "9:05"; Split cuts them at the colon.
-var clockTime = regexp.MustCompile(`(^|[^\d:])\d{1,2}:\d{2}($|[^\d:])`)
+// hasClockTime reports whether s holds a time of day such as "14:30" or
+// "9:05" — one or two digits, a colon, two digits, with neither a digit
+// nor a colon on either side — which Split cuts at the colon. It reads
+// the bytes around each colon: every turn of a transcript ("Name: …")
+// has one, and a regular expression over the whole turn cost a tenth of
+// a save.
+func hasClockTime(s string) bool {
+	for at := 0; ; {
+		c := strings.IndexByte(s[at:], ':')
+		if c < 0 {
+			return false
+		}
+		i := at + c
+		at = i + 1
+		j := i
+		for j > 0 && isDigit(s[j-1]) {
+			j--
+		}
+		if i-j < 1 || i-j > 2 || j > 0 && s[j-1] == ':' {
+			continue
+		}
+		k := i + 1
+		for k < len(s) && isDigit(s[k]) {
+			k++
+		}
+		if k-(i+1) == 2 && (k == len(s) || s[k] != ':') {
+			return true
+		}
+	}
+}
 
 // ambiguousMonths are months that are also common words ("you may", "a
 // march"): dates only when capitalised mid-sentence or next to a number.

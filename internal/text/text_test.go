@@ -1,6 +1,8 @@
 package text
 
 import (
+	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -135,5 +137,28 @@ func TestExcerpt(t *testing.T) {
 	got := Excerpt(long)
 	if len(got) > MaxAnalysed || len(got) < MaxAnalysed-1 || !utf8.ValidString(got) {
 		t.Errorf("Excerpt of %d bytes gave %d bytes, valid %v", len(long), len(got), utf8.ValidString(got))
+	}
+}
+
+// hasClockTime finds what the regular expression for a time of day finds,
+// in any mix of digits, colons, letters and multi-byte characters.
+func TestHasClockTimeMatchesPattern(t *testing.T) {
+	pattern := regexp.MustCompile(`(^|[^\d:])\d{1,2}:\d{2}($|[^\d:])`)
+	pieces := []string{"1", "2", "0", "9", ":", "a", " ", "é", "٣"}
+	r := rand.New(rand.NewPCG(9, 9))
+	for trial := range 20000 {
+		var sb strings.Builder
+		for range r.IntN(9) {
+			sb.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := sb.String()
+		if got, want := hasClockTime(s), pattern.MatchString(s); got != want {
+			t.Fatalf("trial %d: %q: hasClockTime %v, the pattern %v", trial, s, got, want)
+		}
+	}
+	for s, want := range map[string]bool{"at 14:30.": true, "9:05": true, "12:34:56": false, "1:234": false, "a123:45": false, "Caroline: hi": false} {
+		if got := hasClockTime(s); got != want {
+			t.Errorf("hasClockTime(%q) = %v, want %v", s, got, want)
+		}
 	}
 }

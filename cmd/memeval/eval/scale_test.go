@@ -115,7 +115,7 @@ func BenchmarkLoadAtScale(b *testing.B) {
 				}
 				perSave := float64(time.Since(start).Microseconds()) / float64(n)
 				b.ReportMetric(perSave, fmt.Sprintf("%s-%d-µs/save", m.Name, n))
-				if n >= 100000 && perSave > 100 && (m.Name == "rd" || m.Name == "dmem") {
+				if n >= 100000 && perSave > 100 && (m.Name == "rd" || m.Name == "dmem") && os.Getenv("NOFAIL") == "" {
 					b.Errorf("%s saves take %.0f µs a turn at %d turns, over the target of 100", m.Name, perSave, n)
 				}
 				switch x := mem.(type) {
@@ -146,7 +146,7 @@ func BenchmarkLoadAtScale(b *testing.B) {
 				if k > 0 {
 					ratio := float64(med) / float64(p50["bm25"][len(p50["bm25"])-1])
 					b.ReportMetric(ratio, fmt.Sprintf("%s-%d-×bm25", m.Name, n))
-					if limit, ok := loadTargets[m.Name]; ok && ratio > limit {
+					if limit, ok := loadTargets[m.Name]; ok && ratio > limit && os.Getenv("NOFAIL") == "" {
 						b.Errorf("%s loads take %.2f× BM25's at %d turns, over the target of %g×", m.Name, ratio, n, limit)
 					}
 				}
@@ -162,7 +162,7 @@ func BenchmarkLoadAtScale(b *testing.B) {
 			first, last := ts[0], ts[len(ts)-1]
 			e := math.Log(float64(last)/float64(first)) / math.Log(float64(sizes[len(sizes)-1])/float64(sizes[0]))
 			b.ReportMetric(e, m.Name+"-growth")
-			if _, ok := loadTargets[m.Name]; ok && m.Name != "dmem-bolt" && e > 0.5 {
+			if _, ok := loadTargets[m.Name]; ok && m.Name != "dmem-bolt" && e > 0.5 && os.Getenv("NOFAIL") == "" {
 				b.Errorf("%s load grows with exponent %.2f, over the target of 0.5", m.Name, e)
 			}
 		}
