@@ -137,6 +137,11 @@ type lsh struct {
 	planes  []float32 // lshTables × lshBits × dim
 	buckets map[uint32][]*unit
 	mark    uint32 // numbers searches, so that one compares a unit once
+	// The keys of the vector last keyed: a save probes with a step's
+	// vector and then files the unit that holds that very slice, and the
+	// 72 products are the same. Vectors are never changed in place.
+	lastV    []float32
+	lastKeys [lshTables]uint32
 }
 
 func newLSH(dim int) *lsh {
@@ -150,6 +155,9 @@ func newLSH(dim int) *lsh {
 
 // keys returns the bucket key of v in every table.
 func (l *lsh) keys(v []float32) [lshTables]uint32 {
+	if len(v) > 0 && len(l.lastV) == len(v) && &l.lastV[0] == &v[0] {
+		return l.lastKeys
+	}
 	var out [lshTables]uint32
 	for t := range lshTables {
 		var sig uint32
@@ -161,6 +169,7 @@ func (l *lsh) keys(v []float32) [lshTables]uint32 {
 		}
 		out[t] = uint32(t)<<lshBits | sig
 	}
+	l.lastV, l.lastKeys = v, out
 	return out
 }
 
