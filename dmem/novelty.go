@@ -44,10 +44,8 @@ func keys(terms []string) []string {
 }
 
 // termKey is the key under which the memory counts a term or a pair of
-// terms: a 64-bit FNV-1a hash, so that the counts hold no strings. A
-// count is read only for novelty, where two terms sharing one (about one
-// pair in 10^19) would only make one of them look a little less new. The
-// store keeps the terms themselves.
+// terms: a 64-bit FNV-1a hash, so that the counts hold no strings (the
+// store keeps the terms). Two terms sharing one would only look less new.
 func termKey(t string) uint64 {
 	h := uint64(14695981039346656037)
 	for i := 0; i < len(t); i++ {
@@ -137,9 +135,8 @@ type lsh struct {
 	planes  []float32 // lshTables × lshBits × dim
 	buckets map[uint32][]*unit
 	mark    uint32 // numbers searches, so that one compares a unit once
-	// The keys of the vector last keyed: a save probes with a step's
-	// vector and then files the unit that holds that very slice, and the
-	// 72 products are the same. Vectors are never changed in place.
+	// The keys of the vector last keyed: a save files the very slice it
+	// probed with (vectors are never changed in place).
 	lastV    []float32
 	lastKeys [lshTables]uint32
 }
