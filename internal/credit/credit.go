@@ -85,12 +85,19 @@ func (l *Ledger) Learn(answerers []engram.Features, adv float64) {
 }
 
 // Correction is the ledger's gate's factor on a unit's utility, given its
-// features for this load: 2·σ(w·φ(f)), 1 until a rating has taught it.
+// features for this load: (2·σ(w·φ(f)))², between 0 and 4, 1 until a
+// rating has taught it. Squared, what the gate learned can lift a kind of
+// unit past one that shares more of the question's words: with a factor
+// of at most 2 (2·σ alone), a gate that had learned that recent turns
+// answer moved in-stream recall on real dialogue by 0.022 at 1,024
+// tokens, squared by 0.048, and the repeats' recall by 0.005 and 0.035;
+// cubed gained a little more in ratedistortion and nothing in dmem.
 func (l *Ledger) Correction(f engram.Features) float64 {
 	if !l.taught {
 		return 1
 	}
-	return 2 * l.kinds.Score(f)
+	c := 2 * l.kinds.Score(f)
+	return c * c
 }
 
 // RecencyHalfLife is the half-life, in units saved, of the recency a
