@@ -45,6 +45,7 @@ type Buffer struct {
 	gatherIn      []bool            // gather's marks, all false between loads
 	gatherDone    []bool            // the units gather expanded, all false between loads
 	gatherScratch []float64         // gather's copy of the relevances it ranks
+	scratch       relevance.Scratch // the arrays a load's relevance is formed in
 	recencies     []float64         // recency by age (recencyTable); set by New, read-only
 	summary       summaryCache
 	cleared       int64                // times the pool was cleared: a load that spans one is not recorded

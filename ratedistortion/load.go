@@ -130,7 +130,8 @@ type selection struct {
 }
 
 // relevance scores every unit of the pool, then every guest (see
-// Buffer.guests), against the query.
+// Buffer.guests), against the query. Without guests the scores are formed
+// in b.scratch: they are good until the next load. b.mu is held.
 func (b *Buffer) relevance(query string, qvec []float32, off relevance.Component) []float64 {
 	if query == "" {
 		return make([]float64, len(b.pool)+len(b.guests))
@@ -140,7 +141,7 @@ func (b *Buffer) relevance(query string, qvec []float32, off relevance.Component
 	if len(b.guests) > 0 {
 		return relevance.ScoreWithGuests(q, b.lexical(), matrixPool{pool(b.pool), b}, b.gindex, guestCorpus{b})
 	}
-	return relevance.Score(q, b.lexical(), matrixPool{pool(b.pool), b})
+	return relevance.ScoreReusing(q, b.lexical(), matrixPool{pool(b.pool), b}, &b.scratch)
 }
 
 // lexical returns the pool's lexical index, rebuilding it if the cap let
