@@ -1,7 +1,6 @@
 package dmem
 
 import (
-	"fmt"
 	"log/slog"
 	"math"
 	"time"
@@ -279,12 +278,10 @@ func WithMaxMessageBytes(n int) Option { return func(o *options) { o.MaxBytes = 
 func WithClock(now func() time.Time) Option { return func(o *options) { o.Now = now } }
 
 func (o *options) validate() error {
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("dmem: %s: %w", fmt.Sprintf(format, a...), engram.ErrInvalidOption)
-	}
 	if err := o.Validate(); err != nil {
 		return err
 	}
+	bad := o.Invalid
 	switch {
 	case o.HalfLife > 1e12:
 		return bad("half-life %v must be finite", o.HalfLife)

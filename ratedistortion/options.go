@@ -1,7 +1,6 @@
 package ratedistortion
 
 import (
-	"fmt"
 	"log/slog"
 	"time"
 
@@ -223,12 +222,10 @@ func WithMaxMessageBytes(n int) Option { return func(o *options) { o.MaxBytes = 
 func WithClock(now func() time.Time) Option { return func(o *options) { o.Now = now } }
 
 func (o *options) validate() error {
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("ratedistortion: %s: %w", fmt.Sprintf(format, a...), engram.ErrInvalidOption)
-	}
 	if err := o.Validate(); err != nil {
 		return err
 	}
+	bad := o.Invalid
 	switch {
 	case o.longTerm != nil && memopts.NilPointer(o.longTerm):
 		return bad("long-term tier is a nil %T", o.longTerm)

@@ -127,12 +127,16 @@ func Defaults(pkg string) Shared {
 	}
 }
 
+// Invalid returns the error an option the memory refuses gives: the
+// memory's name, what is wrong, and [engram.ErrInvalidOption] to branch on.
+func (s *Shared) Invalid(format string, a ...any) error {
+	return fmt.Errorf("%s: %s: %w", s.pkg, fmt.Sprintf(format, a...), engram.ErrInvalidOption)
+}
+
 // Validate checks the shared options; every error wraps
 // [engram.ErrInvalidOption].
 func (s *Shared) Validate() error {
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%s: %s: %w", s.pkg, fmt.Sprintf(format, a...), engram.ErrInvalidOption)
-	}
+	bad := s.Invalid
 	switch {
 	case s.Budget <= 0:
 		return bad("token budget %d must be positive", s.Budget)
