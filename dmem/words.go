@@ -111,14 +111,46 @@ func (w *words) remove(u *unit) {
 	}
 }
 
+// rebuild drops the empty slots: the units that remain are numbered again
+// in order, their index entries and rows of the matrix moved down, as if
+// only they had been added (relevance.Index.Compact), with no text read
+// again. Reading them again was a fifth of a save once the memory was full
+// and evicting.
 func (w *words) rebuild() {
-	old := w.slots
-	*w = words{ix: relevance.NewIndex(), prefix: w.prefix, slots: make([]*unit, 0, len(old)-w.empty)}
-	for _, u := range old {
-		if u != nil {
-			w.add(u, lexis{terms: text.Terms(text.Excerpt(u.Text))})
+	if w.dim < 0 {
+		// An embedding did not fit the matrix: index the rest afresh, so
+		// that the matrix comes back if the misfit has gone.
+		old := w.slots
+		*w = words{ix: relevance.NewIndex(), prefix: w.prefix, slots: make([]*unit, 0, len(old)-w.empty)}
+		for _, u := range old {
+			if u != nil {
+				w.add(u, lexis{terms: text.Terms(text.Excerpt(u.Text))})
+			}
 		}
+		return
 	}
+	keep := make([]bool, len(w.slots))
+	j := 0
+	mat := len(w.mat) == len(w.slots)*w.dim && w.dim > 0
+	for i, u := range w.slots {
+		if u == nil {
+			continue
+		}
+		keep[i] = true
+		if mat && j != i {
+			copy(w.mat[j*w.dim:(j+1)*w.dim], w.mat[i*w.dim:(i+1)*w.dim])
+		}
+		u.slot = j
+		w.slots[j] = u
+		j++
+	}
+	w.ix.Compact(keep)
+	clear(w.slots[j:])
+	w.slots = w.slots[:j]
+	if mat {
+		w.mat = w.mat[:j*w.dim]
+	}
+	w.empty = 0
 }
 
 // unit returns the unit in slot i, nil if it is empty.

@@ -27,6 +27,10 @@ func New() *Index { return &Index{postings: make(map[string][]posting)} }
 // Len returns the number of documents.
 func (ix *Index) Len() int { return ix.docs }
 
+// Cap returns one more than the largest id indexed: what an array by
+// document must cover.
+func (ix *Index) Cap() int { return len(ix.docLen) }
+
 // Add indexes document doc with the given terms. doc must not be indexed
 // already; ids need not be contiguous, but memory grows with the largest.
 func (ix *Index) Add(doc int, terms []string) {
@@ -68,6 +72,51 @@ func (ix *Index) MoveToEnd(from, n int) {
 		}
 	}
 	Rotate(ix.docLen[from:], n)
+}
+
+// Compact drops the documents keep marks false and numbers the rest
+// 0, 1, … in their order, as if only they had been indexed, in that order:
+// the same postings, lengths and statistics, to the bit. keep is indexed
+// by document and covers every id. It costs a pass over the postings, with
+// no text read again.
+func (ix *Index) Compact(keep []bool) {
+	if len(keep) != len(ix.docLen) {
+		return
+	}
+	renum := make([]int32, len(keep))
+	n := int32(0)
+	for d, k := range keep {
+		renum[d] = -1
+		if k {
+			renum[d] = n
+			n++
+		}
+	}
+	for t, ps := range ix.postings {
+		kept := ps[:0]
+		for _, p := range ps {
+			if d := renum[p.doc]; d >= 0 {
+				kept = append(kept, posting{d, p.tf})
+			}
+		}
+		if len(kept) == 0 {
+			delete(ix.postings, t)
+		} else {
+			ix.postings[t] = kept
+		}
+	}
+	lens := ix.docLen[:0]
+	ix.docs, ix.totalLen = 0, 0
+	for d, l := range ix.docLen {
+		if keep[d] {
+			lens = append(lens, l)
+			if l > 0 { // an id never added has no length and did not count
+				ix.docs++
+				ix.totalLen += float64(l)
+			}
+		}
+	}
+	ix.docLen = lens
 }
 
 // Rotate moves the first n elements of xs to its end, the rest before

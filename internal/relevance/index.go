@@ -68,5 +68,27 @@ func (ix *Index) MoveToEnd(from, n int) {
 	}
 }
 
+// Compact drops the documents keep marks false and numbers the rest 0, 1,
+// … in their order (lexical.Index's Compact), as if only they had been
+// added: the document before each is the kept one before it. keep covers
+// every id.
+func (ix *Index) Compact(keep []bool) {
+	if len(keep) != len(ix.speaker) || len(keep) != ix.words.Cap() {
+		return
+	}
+	ix.words.Compact(keep)
+	j := 0
+	for d, k := range keep {
+		if k {
+			ix.speaker[j], ix.asks[j] = ix.speaker[d], ix.asks[d]
+			j++
+		}
+	}
+	ix.speaker, ix.asks, ix.asked = ix.speaker[:j], ix.asks[:j], ix.asked[:j]
+	for d := range ix.asked {
+		ix.asked[d] = d > 0 && ix.asks[d-1]
+	}
+}
+
 // score adds the weighted BM25 of q's words into out.
 func (ix *Index) score(terms map[string]float64, out []float64) { ix.words.Score(terms, out) }
