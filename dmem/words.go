@@ -9,21 +9,16 @@ import (
 // words is the lexical side of retrieval: an internal/relevance index (BM25
 // over words and WordNet concepts, names, answer types) over the resident
 // units, core and short-term, one dense slot per unit in the order they
-// became resident. It is in memory only, rebuilt on open. A relevance index
-// cannot drop a document, so a unit that leaves empties its slot, and once
-// a quarter of the slots are empty the index is rebuilt from the units that
-// remain: the empty slots' weight in the BM25 statistics stays small, and
-// the rebuild costs O(1) amortised per unit. Guarded by Memory.mu; searches
-// read it under the read lock (a relevance index is safe to read
-// concurrently).
+// became resident, in memory only. A unit that leaves empties its slot;
+// once a quarter are empty the index drops them (rebuild), O(1) amortised
+// a unit. Guarded by Memory.mu; searches read it under the read lock.
 type words struct {
 	ix     *relevance.Index
 	slots  []*unit // by slot; nil once the unit left
 	empty  int     // slots emptied since the last rebuild
 	prefix int     // leading embedding components relevance compares; 0 for all
 	// mat holds the compared part of every slot's embedding, row by slot
-	// (zeros for an empty slot), so that scoring reads it in order; dim
-	// is its width, −1 once an embedding did not fit it.
+	// (zeros if empty); dim is its width, −1 once an embedding did not fit.
 	mat []float32
 	dim int
 }
@@ -42,9 +37,8 @@ type lexis struct {
 	names []string // relevance.Names
 }
 
-// lexisOf returns u's lexis, kept for the last units asked of: a busy
-// conversation's new steps are near the same few stored ones, and reading
-// a text's words again was a tenth of a save. m.mu is held.
+// lexisOf returns u's lexis, kept for the last units asked of: reading a
+// text's words again was a tenth of a save. m.mu is held.
 func (m *Memory) lexisOf(u *unit) lexis {
 	if lx, ok := m.lexes[u]; ok {
 		return lx
@@ -111,46 +105,23 @@ func (w *words) remove(u *unit) {
 	}
 }
 
-// rebuild drops the empty slots: the units that remain are numbered again
-// in order, their index entries and rows of the matrix moved down, as if
-// only they had been added (relevance.Index.Compact), with no text read
-// again. Reading them again was a fifth of a save once the memory was full
-// and evicting.
+// rebuild drops the empty slots (relevance.Index.Compact), no text read
+// again: reading them was a fifth of a save once the memory was evicting.
 func (w *words) rebuild() {
-	if w.dim < 0 {
-		// An embedding did not fit the matrix: index the rest afresh, so
-		// that the matrix comes back if the misfit has gone.
-		old := w.slots
-		*w = words{ix: relevance.NewIndex(), prefix: w.prefix, slots: make([]*unit, 0, len(old)-w.empty)}
-		for _, u := range old {
-			if u != nil {
-				w.add(u, lexis{terms: text.Terms(text.Excerpt(u.Text))})
-			}
-		}
-		return
-	}
 	keep := make([]bool, len(w.slots))
 	j := 0
-	mat := len(w.mat) == len(w.slots)*w.dim && w.dim > 0
 	for i, u := range w.slots {
-		if u == nil {
-			continue
+		if keep[i] = u != nil; keep[i] {
+			u.slot, w.slots[j] = j, u
+			j++
 		}
-		keep[i] = true
-		if mat && j != i {
-			copy(w.mat[j*w.dim:(j+1)*w.dim], w.mat[i*w.dim:(i+1)*w.dim])
-		}
-		u.slot = j
-		w.slots[j] = u
-		j++
 	}
 	w.ix.Compact(keep)
-	clear(w.slots[j:])
-	w.slots = w.slots[:j]
-	if mat {
-		w.mat = w.mat[:j*w.dim]
+	if len(w.mat) == len(w.slots)*w.dim && w.dim > 0 {
+		w.mat = relevance.CompactRows(w.mat, w.dim, keep)
 	}
-	w.empty = 0
+	clear(w.slots[j:])
+	w.slots, w.empty = w.slots[:j], 0
 }
 
 // unit returns the unit in slot i, nil if it is empty.
