@@ -3,6 +3,7 @@ package relevance
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/engram-go/engram/internal/text"
@@ -65,5 +66,14 @@ func TestCompactMatchesRebuild(t *testing.T) {
 		if ix.Len() != fresh.Len() || ix.words.Cap() != fresh.words.Cap() {
 			t.Fatalf("trial %d: %d documents (cap %d), rebuilt %d (cap %d)", trial, ix.Len(), ix.words.Cap(), fresh.Len(), fresh.words.Cap())
 		}
+	}
+}
+
+// CompactRows keeps the marked rows, in order.
+func TestCompactRows(t *testing.T) {
+	mat := []float32{0, 0, 1, 1, 2, 2, 3, 3}
+	got := CompactRows(mat, 2, []bool{false, true, false, true})
+	if want := []float32{1, 1, 3, 3}; !slices.Equal(got, want) {
+		t.Fatalf("CompactRows = %v, want %v", got, want)
 	}
 }
