@@ -130,15 +130,19 @@ func (l *Ledger) Loaded(q []float32, keys []string) {
 	l.lastQ, l.lastKeys, l.saves, l.loaded = normalised(q), keys, 0, true
 }
 
-// unitVector reports whether q is finite and at most of unit length
-// (rounding aside): the cosine of two such vectors is at most about 1.
-func unitVector(q []float32) bool {
+// squaredLength returns |q|², NaN or infinite for a q that is not finite.
+func squaredLength(q []float32) float64 {
 	var s float64
 	for _, x := range q {
 		s += float64(x) * float64(x)
 	}
-	return s <= 1.001 // false for NaN and infinities too
+	return s
 }
+
+// unitVector reports whether q, of squared length s, is finite and at most
+// of unit length (rounding aside): the cosine of two such vectors is at
+// most about 1.
+func unitVector(s float64) bool { return s <= 1.001 } // false for NaN and infinities too
 
 // normalised returns q scaled to unit length exactly, as a copy: nil for a q that
 // is not a unit vector (unitVector) or is zero. A question is matched
@@ -146,14 +150,8 @@ func unitVector(q []float32) bool {
 // a ten-thousandth, as embedders leave it, would weigh an answer a fifth
 // more or less.
 func normalised(q []float32) []float32 {
-	if !unitVector(q) {
-		return nil
-	}
-	var s float64
-	for _, x := range q {
-		s += float64(x) * float64(x)
-	}
-	if s == 0 {
+	s := squaredLength(q)
+	if !unitVector(s) || s == 0 {
 		return nil
 	}
 	inv := 1 / math.Sqrt(s)

@@ -118,7 +118,7 @@ func (l *Ledger) UnmarshalBinary(data []byte) error {
 	// vector must be of at most unit length too.
 	kept := n.answers[:0]
 	for _, a := range n.answers {
-		if !unitVector(a.q) {
+		if !unitVector(squaredLength(a.q)) {
 			return fmt.Errorf("credit: unmarshal: a question's vector is not of unit length: %w", ErrFormat)
 		}
 		// Scaled to unit length exactly, as Loaded files them; a zero
