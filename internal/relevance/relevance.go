@@ -308,56 +308,73 @@ func TopSet(xs []float64, k int, scratch []float64) ([]int, []float64) {
 	if k <= 0 || len(xs) == 0 {
 		return nil, scratch
 	}
-	out := make([]int, 0, min(k, len(xs)))
-	if k >= len(xs) {
-		for i := range xs {
-			out = append(out, i)
+	n := len(xs)
+	idx := make([]int, n)
+	if k >= n {
+		for i := range idx {
+			idx[i] = i
 		}
-		return out, scratch
+		return idx, scratch
 	}
-	if len(xs) >= sampledAbove && len(xs) >= 8*k {
-		if out, scratch, ok := topSetSampled(xs, k, scratch); ok {
-			return out, scratch
+	c := 0
+	if n >= sampledAbove && n >= 8*k {
+		c, scratch = sampled(xs, k, idx, scratch)
+	}
+	if c < k { // no sample, or too few values reached its bound
+		for i := range idx {
+			idx[i] = i
 		}
+		c = n
 	}
-	scratch = append(scratch[:0], xs...)
-	for i, x := range scratch {
+	return pick(xs, idx[:c], k, scratch)
+}
+
+// pick returns the k best of xs among idx (in index order, at least k of
+// them, holding every index whose value beats the k-th best's), in place
+// in idx: the k-th largest value found by a quickselect over scratch, all
+// above it, then the ties at it, the first first. NaN counts as the
+// smallest value.
+func pick(xs []float64, idx []int, k int, scratch []float64) ([]int, []float64) {
+	scratch = scratch[:0]
+	for _, i := range idx {
+		x := xs[i]
 		if x != x {
-			scratch[i] = math.Inf(-1)
+			x = math.Inf(-1)
 		}
+		scratch = append(scratch, x)
 	}
 	v := kthLargest(scratch, k)
 	above := 0 // values strictly above v: all of them are in
-	for _, x := range xs {
-		if x > v {
+	for _, i := range idx {
+		if xs[i] > v {
 			above++
 		}
 	}
-	ties := k - above // the first ties at v, by index, make up the rest
-	for i, x := range xs {
-		switch {
+	ties, out := k-above, idx[:0] // in place: out never passes the reader
+	for _, i := range idx {
+		switch x := xs[i]; {
 		case x > v:
 			out = append(out, i)
-		case x == v && ties > 0 || x != x && v == math.Inf(-1) && ties > 0:
+		case ties > 0 && (x == v || x != x && v == math.Inf(-1)):
 			out = append(out, i)
 			ties--
 		}
 	}
-	return out, scratch
+	return out[:len(out):len(out)], scratch
 }
 
 // sampledAbove is the length from which TopSet first narrows xs down by a
 // sample: below it one selection over all is as fast.
 const sampledAbove = 512
 
-// topSetSampled is TopSet for a k small beside len(xs): the k-th largest
-// value of a sample of 64 spread over xs, taken a little lower than the
-// share k would give, bounds the k below, so that only the values at or
-// above it — about 2k — are selected among, after one pass that compares
-// without branching. It reports false when fewer than k values reach the
-// bound (NaN among the k best, or an unlucky sample); TopSet then selects
+// sampled narrows TopSet's search for a k small beside len(xs): the k-th
+// largest value of a sample of 64 spread over xs, taken a little lower
+// than the share k would give, bounds the k below. It writes into idx the
+// indices of the values at or above the bound — about 2k, after one pass
+// that compares without branching — and returns how many. Fewer than k
+// (NaN among the k best, or an unlucky sample) leave TopSet to select
 // over all.
-func topSetSampled(xs []float64, k int, scratch []float64) ([]int, []float64, bool) {
+func sampled(xs []float64, k int, idx []int, scratch []float64) (int, []float64) {
 	const samples = 64
 	n := len(xs)
 	scratch = scratch[:0]
@@ -369,9 +386,7 @@ func topSetSampled(xs []float64, k int, scratch []float64) ([]int, []float64, bo
 		scratch = append(scratch, x)
 	}
 	// The sample's rank for twice the share of k, plus two for luck.
-	r := min(samples, 2*k*samples/n+2)
-	t := kthLargest(scratch, r)
-	idx := make([]int, n)
+	t := kthLargest(scratch, min(samples, 2*k*samples/n+2))
 	c := 0
 	for i, x := range xs {
 		idx[c] = i
@@ -381,32 +396,7 @@ func topSetSampled(xs []float64, k int, scratch []float64) ([]int, []float64, bo
 		}
 		c += inc
 	}
-	if c < k {
-		return nil, scratch, false
-	}
-	idx = idx[:c]
-	scratch = scratch[:0]
-	for _, i := range idx {
-		scratch = append(scratch, xs[i])
-	}
-	v := kthLargest(scratch, k)
-	above := 0
-	for _, i := range idx {
-		if xs[i] > v {
-			above++
-		}
-	}
-	ties, out := k-above, idx[:0] // in place: out never passes the reader
-	for _, i := range idx {
-		switch x := xs[i]; {
-		case x > v:
-			out = append(out, i)
-		case x == v && ties > 0:
-			out = append(out, i)
-			ties--
-		}
-	}
-	return out[:len(out):len(out)], scratch, true
+	return c, scratch
 }
 
 // kthLargest returns the k-th largest of xs (1 ≤ k ≤ len(xs)), reordering
