@@ -12,13 +12,18 @@ import (
 	"testing"
 )
 
-// TestInternalImportsNoBackend: the shared code under internal/ sits below
-// both memories and imports neither, so that either can be read, changed
-// or dropped on its own.
-func TestInternalImportsNoBackend(t *testing.T) {
-	err := filepath.WalkDir("internal", func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+// eachImport calls fn with every import of every non-test Go file below
+// root, skipping the directories skip names (paths from the module root).
+func eachImport(t *testing.T, root string, skip []string, fn func(file, imp string)) {
+	t.Helper()
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		switch {
+		case err != nil:
 			return err
+		case d.IsDir() && slices.Contains(skip, path):
+			return filepath.SkipDir
+		case d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go"):
+			return nil
 		}
 		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
 		if err != nil {
@@ -26,17 +31,26 @@ func TestInternalImportsNoBackend(t *testing.T) {
 		}
 		for _, imp := range f.Imports {
 			p, _ := strconv.Unquote(imp.Path.Value)
-			for _, backend := range []string{"github.com/engram-go/engram/dmem", "github.com/engram-go/engram/ratedistortion"} {
-				if p == backend || strings.HasPrefix(p, backend+"/") {
-					t.Errorf("%s imports %s", path, p)
-				}
-			}
+			fn(path, p)
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestInternalImportsNoBackend: the shared code under internal/ sits below
+// both memories and imports neither, so that either can be read, changed
+// or dropped on its own.
+func TestInternalImportsNoBackend(t *testing.T) {
+	eachImport(t, "internal", nil, func(file, p string) {
+		for _, backend := range []string{"github.com/engram-go/engram/dmem", "github.com/engram-go/engram/ratedistortion"} {
+			if p == backend || strings.HasPrefix(p, backend+"/") {
+				t.Errorf("%s imports %s", file, p)
+			}
+		}
+	})
 }
 
 // TestLibraryBuildsNoAgentFramework: the library's own packages use
@@ -47,35 +61,12 @@ func TestInternalImportsNoBackend(t *testing.T) {
 // memory inside real chains, may.
 func TestLibraryBuildsNoAgentFramework(t *testing.T) {
 	heavy := []string{"github.com/tmc/langchaingo/chains", "github.com/tmc/langchaingo/agents", "github.com/tmc/langchaingo/prompts"}
-	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
+	skip := []string{"examples", "cmd", filepath.Join("adapters", "langchaingo", "memorytest"), filepath.Join("adapters", "eino")}
+	eachImport(t, ".", skip, func(file, p string) {
+		if slices.Contains(heavy, p) {
+			t.Errorf("%s imports %s", file, p)
 		}
-		if d.IsDir() {
-			switch path {
-			case "examples", "cmd", filepath.Join("adapters", "langchaingo", "memorytest"), filepath.Join("adapters", "eino"):
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
-		if err != nil {
-			return err
-		}
-		for _, imp := range f.Imports {
-			p, _ := strconv.Unquote(imp.Path.Value)
-			if slices.Contains(heavy, p) {
-				t.Errorf("%s imports %s", path, p)
-			}
-		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // TestMemoryFilesStayReadable: package dmem, without the stores that live
