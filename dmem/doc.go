@@ -84,8 +84,8 @@
 // kinds: a gate of the ledger's own, taught by ratings alone from each
 // rated load's most relevant units, corrects every later load's utilities.
 // On real dialogue with a user rating every answer (memeval -feedback
-// reward), in-stream recall rose by 0.026 to 0.050 at 512 and 1,024 tokens,
-// most of it the kinds', and recall of the questions asked again by 0.058 to
+// reward), in-stream recall rose by 0.029 to 0.050 at 512 and 1,024 tokens,
+// most of it the kinds', and recall of the questions asked again by 0.061 to
 // 0.088, the answers'; crediting every shown unit with the raw rating, as
 // the memory once did, cost 0.01 to 0.06.
 // With a store, the gate is kept with every commit, and the answers and

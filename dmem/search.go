@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -200,6 +201,16 @@ func (g *gathering) gather(q *relevance.Query, near []*unit, local bool) {
 		}
 		g.all = relevance.ScoreSubset(*q, m.words.ix, m.words, docs)
 	}
+	// What ratings taught moves relevance before the best are chosen.
+	var ans map[string]float64
+	if m.ratings.Touched() {
+		ans = m.ratings.Answers(q.Vec)
+		m.ratings.Moved(ans, func(id string, x float64) {
+			if u := m.byID[id]; u != nil && u.slot >= 0 && u.slot < len(g.all) {
+				g.all[u.slot] *= x
+			}
+		})
+	}
 	best, _ := relevance.TopSet(g.all, m.opts.candidates, nil)
 	for _, d := range best {
 		if u := m.words.unit(d); u != nil && g.all[d] > 0 {
@@ -214,26 +225,12 @@ func (g *gathering) gather(q *relevance.Query, near []*unit, local bool) {
 	}
 	// Units a rated answer to this question showed join, so that
 	// one rated up can be shown again.
-	ans := m.ratings.Answers(q.Vec)
-	shown := make([]string, 0, len(ans))
-	for id, x := range ans {
-		if x > 0 {
-			shown = append(shown, id)
-		}
-	}
-	slices.Sort(shown) // candidates in an order of their own, not the map's
-	for _, id := range shown {
-		if u, ok := m.byID[id]; ok {
+	for _, id := range slices.Sorted(maps.Keys(ans)) { // an order of their own, not the map's
+		if u, ok := m.byID[id]; ok && ans[id] > 0 {
 			g.add(u, g.relOf(u))
 		}
 	}
-	// What ratings taught moves relevance before anything reads it.
-	if m.ratings.Touched() {
-		for i := range g.cs {
-			g.rel[i] *= m.ratings.Multiplier(g.cs[i].id, ans)
-			g.cs[i].rel = g.rel[i]
-		}
-	}
+
 }
 
 // expand adds what the gathered candidates bring, and returns the slots
