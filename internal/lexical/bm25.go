@@ -1,6 +1,10 @@
 package lexical
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
 // BM25 parameters: the usual defaults from Robertson and Zaragoza.
 const (
@@ -19,6 +23,10 @@ type Index struct {
 	docLen   []float32 // by document; 0 for an absent document
 	docs     int
 	totalLen float64
+	// unordered is set once a term's postings may not be in document
+	// order (a document added below one already indexed, MoveToEnd):
+	// ScoreDocs then reads postings whole instead of searching them.
+	unordered bool
 }
 
 // New returns an empty index.
@@ -34,6 +42,7 @@ func (ix *Index) Cap() int { return len(ix.docLen) }
 // Add indexes document doc with the given terms. doc must not be indexed
 // already; ids need not be contiguous, but memory grows with the largest.
 func (ix *Index) Add(doc int, terms []string) {
+	ix.unordered = ix.unordered || doc < len(ix.docLen)
 	for len(ix.docLen) <= doc {
 		ix.docLen = append(ix.docLen, 0)
 	}
@@ -59,6 +68,7 @@ func (ix *Index) MoveToEnd(from, n int) {
 	if n <= 0 || from < 0 || from+n > d {
 		return
 	}
+	ix.unordered = true
 	lo, hi, up := int32(from), int32(from+n), int32(d-from-n)
 	for _, ps := range ix.postings {
 		for i := range ps {
@@ -194,4 +204,127 @@ func (ix *Index) ScoreJoint(q map[string]float64, other *Index, out, outOther []
 		add(a, ix.docLen, out)
 		add(c, other.docLen, outOther)
 	}
+}
+
+// ScoreDocs writes into out[i] the BM25 score of document docs[i] for the
+// weighted query q, as Score would give it; docs must be in increasing
+// order. A term's postings are searched for the documents when they are
+// longer than the documents are many, so the cost follows len(docs), not
+// the collection: what a load over a few candidates of a million units
+// needs.
+func (ix *Index) ScoreDocs(q map[string]float64, docs []int, out []float64) {
+	clear(out[:len(docs)])
+	if ix.docs == 0 || len(docs) == 0 {
+		return
+	}
+	avg := ix.totalLen / float64(ix.docs)
+	add := func(i int, p posting, idf float64) {
+		tf := float64(p.tf)
+		norm := k1 * (1 - b + b*float64(ix.docLen[p.doc])/avg)
+		out[i] += idf * tf * (k1 + 1) / (tf + norm)
+	}
+	for t, w := range q {
+		ps := ix.postings[t]
+		if len(ps) == 0 || w == 0 {
+			continue
+		}
+		idf := w * ix.IDF(t)
+		if ix.unordered || len(ps) <= 4*len(docs) {
+			for _, p := range ps {
+				if i, ok := slices.BinarySearch(docs, int(p.doc)); ok {
+					add(i, p, idf)
+				}
+			}
+			continue
+		}
+		lo := 0
+		for i, d := range docs {
+			j, ok := slices.BinarySearchFunc(ps[lo:], int32(d), func(p posting, d int32) int { return cmp.Compare(p.doc, d) })
+			lo += j
+			if ok {
+				add(i, ps[lo], idf)
+			}
+		}
+	}
+}
+
+// Best returns up to k documents with the highest BM25 score for the
+// weighted query q, counting only its rarest terms: terms are taken from
+// the fewest documents up, each whole, while the postings read stay within
+// budget (the rarest always). A word most documents hold, such as a
+// speaker's name in a transcript, ranks little and would cost a pass over
+// the collection; ScoreDocs counts it for the documents found.
+// scratch, if it has room for every document, is used and left zeroed.
+func (ix *Index) Best(q map[string]float64, k, budget int, scratch []float64) []int {
+	if ix.docs == 0 || k <= 0 {
+		return nil
+	}
+	terms := make([]string, 0, len(q))
+	for t, w := range q {
+		if w > 0 && len(ix.postings[t]) > 0 {
+			terms = append(terms, t)
+		}
+	}
+	slices.SortFunc(terms, func(a, c string) int {
+		return cmp.Or(cmp.Compare(len(ix.postings[a]), len(ix.postings[c])), cmp.Compare(a, c))
+	})
+	if len(scratch) < len(ix.docLen) {
+		scratch = make([]float64, len(ix.docLen))
+	}
+	avg := ix.totalLen / float64(ix.docs)
+	var touched []int
+	read := 0
+	for _, t := range terms {
+		ps := ix.postings[t]
+		if read > 0 && read+len(ps) > budget {
+			break
+		}
+		read += len(ps)
+		idf := q[t] * ix.IDF(t)
+		for _, p := range ps {
+			tf := float64(p.tf)
+			norm := k1 * (1 - b + b*float64(ix.docLen[p.doc])/avg)
+			v := idf * tf * (k1 + 1) / (tf + norm)
+			if !(v > 0) {
+				continue // so that a document's sum, once touched, is never 0 again
+			}
+			if scratch[p.doc] == 0 {
+				touched = append(touched, int(p.doc))
+			}
+			scratch[p.doc] += v
+		}
+	}
+	// The k best, kept as a heap whose root is the worst of them.
+	worse := func(a, c int) bool { return scratch[a] < scratch[c] || scratch[a] == scratch[c] && a > c }
+	best := make([]int, 0, min(k, len(touched)))
+	for _, d := range touched {
+		switch {
+		case len(best) < k:
+			best = append(best, d)
+			for i := len(best) - 1; i > 0 && worse(best[i], best[(i-1)/2]); i = (i - 1) / 2 {
+				best[i], best[(i-1)/2] = best[(i-1)/2], best[i]
+			}
+		case worse(best[0], d):
+			best[0] = d
+			for i := 0; ; {
+				j := 2*i + 1
+				if j >= len(best) {
+					break
+				}
+				if j+1 < len(best) && worse(best[j+1], best[j]) {
+					j++
+				}
+				if !worse(best[j], best[i]) {
+					break
+				}
+				best[i], best[j] = best[j], best[i]
+				i = j
+			}
+		}
+	}
+	slices.SortFunc(best, func(a, c int) int { return cmp.Or(cmp.Compare(scratch[c], scratch[a]), cmp.Compare(a, c)) })
+	for _, d := range touched {
+		scratch[d] = 0
+	}
+	return best
 }

@@ -103,8 +103,9 @@ func inSequence(out, rel []float64, m float64) {
 }
 
 // cues adds to rel what the turn's speaker and place say, in units of m,
-// the best document's relevance.
-func cues(q Query, ix *Index, rel []float64, m float64) {
+// the best document's relevance. rel[i] is document i's, or docs[i]'s
+// when docs is not nil.
+func cues(q Query, ix *Index, rel []float64, m float64, docs []int) {
 	spk := q.On(Speaker) && speakerCue != 0
 	ask := q.On(Asked) && askedCue != 0
 	if !spk && !ask {
@@ -117,15 +118,19 @@ func cues(q Query, ix *Index, rel []float64, m float64) {
 	for id, sp := range ix.speakers {
 		_, named[id] = q.Terms[sp]
 	}
-	for d := range rel {
+	for i := range rel {
+		d := i
+		if docs != nil {
+			d = docs[i]
+		}
 		if d >= len(ix.speaker) {
 			break
 		}
 		if id := ix.speaker[d]; spk && id >= 0 && named[id] {
-			rel[d] += speakerCue * m
+			rel[i] += speakerCue * m
 		}
 		if ask && ix.asked[d] {
-			rel[d] += askedCue * m
+			rel[i] += askedCue * m
 		}
 	}
 }

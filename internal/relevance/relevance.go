@@ -222,7 +222,7 @@ func mix(q Query, ix *Index, c Corpus, lex, cos []float64) []float64 {
 	if q.On(Context) {
 		rel = inContext(cos, rel, c)
 	}
-	cues(q, ix, rel, best(rel))
+	cues(q, ix, rel, best(rel), nil)
 	return rel
 }
 
@@ -257,8 +257,8 @@ func ScoreWithGuests(q Query, ix *Index, c Corpus, gix *Index, g Corpus) []float
 		rel = inContext(cos, rel, joint{c, g})
 	}
 	top := best(rel)
-	cues(q, ix, rel[:n], top)
-	cues(q, gix, rel[n:], top)
+	cues(q, ix, rel[:n], top, nil)
+	cues(q, gix, rel[n:], top, nil)
 	return rel
 }
 
