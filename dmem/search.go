@@ -32,13 +32,11 @@ import (
 // The query is embedded, and the store asked, before the lock is taken:
 // either may be a round trip away.
 
-// An in-memory load compares the query with every unit, reading the
-// embedding matrix of the words index in one pass, instead of asking the
-// chromem-go collection for the nearest: chromem-go sends every document
-// through a channel, and on the development set's turns at 10,000 units
-// its query took 5.4 ms where the whole load over the matrix took 0.9 ms.
-// The collection stays the memory's index of record, kept as units come
-// and go.
+// An in-memory load reads the words index's embedding matrix, not the
+// chromem-go collection (the index of record), whose query sends every
+// document through a channel: 5.4 ms at 10,000 units against 0.9 ms for
+// the whole load. Past relevance.GatherAbove units a load scores only what
+// it gathers: the matrix's approximate nearest, the best by rarer words.
 
 // search gathers, expands and scores the candidates of a load for query.
 // It returns them and the query's key for what ratings taught
@@ -80,6 +78,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, []float32, e
 		return nil, nil, fmt.Errorf("dmem: query embedding has %d dimensions, memory has %d: %w", len(qvec), m.st.Dim, engram.ErrInvalidInput)
 	}
 	g := m.newGathering()
+	defer func() { g.among.Release() }() // read by now: the candidates hold their relevance
 	var q *relevance.Query
 	if strings.TrimSpace(query) != "" {
 		nq := relevance.NewQuery(query, embed.Normalized(m.words.cut(qvec)))
@@ -140,12 +139,13 @@ func (m *Memory) nearby(hits []store.Hit) ([]*unit, []store.Hit) {
 // gathering is one load's candidates as they are gathered. It is used
 // with m.mu held (for reading).
 type gathering struct {
-	m    *Memory
-	now  int64
-	seen map[*unit]bool
-	cs   []cand
-	rel  []float64 // relevance by candidate
-	all  []float64 // relevance by words slot; nil without a query
+	m     *Memory
+	now   int64
+	seen  map[*unit]bool
+	cs    []cand
+	rel   []float64          // relevance by candidate
+	all   []float64          // relevance by words slot; nil without a query
+	among relevance.Gathered // a large memory's relevance (relevance.Gather): all is its Rel
 }
 
 func (m *Memory) newGathering() *gathering {
@@ -173,11 +173,10 @@ func (g *gathering) relOf(u *unit) float64 {
 }
 
 // gather makes the first candidates. With a query (q): the best units by
-// relevance, the nearest (near), the short-term buffer and the units a
-// rated answer to nearly this question showed, their relevance moved by
-// what ratings taught; a memory in process (local) scores every unit,
-// one with a store only those. Without: the newest units of core memory
-// and the short-term buffer.
+// relevance moved by what ratings taught, the nearest (near), the
+// short-term buffer and the units a rated answer to nearly this question
+// showed. Without: the newest units of core memory and the short-term
+// buffer.
 func (g *gathering) gather(q *relevance.Query, near []*unit, local bool) {
 	m := g.m
 	if q == nil {
@@ -189,29 +188,45 @@ func (g *gathering) gather(q *relevance.Query, near []*unit, local bool) {
 		}
 		return
 	}
-	if local {
-		g.all = relevance.Score(*q, m.words.ix, m.words)
-	} else {
-		docs := make([]int, 0, len(near)+len(m.short))
-		for _, u := range near {
-			docs = append(docs, u.slot)
-		}
-		for _, u := range m.short {
-			docs = append(docs, u.slot)
-		}
-		g.all = relevance.ScoreSubset(*q, m.words.ix, m.words, docs)
-	}
-	// What ratings taught moves relevance before the best are chosen.
 	var ans map[string]float64
 	if m.ratings.Touched() {
 		ans = m.ratings.Answers(q.Vec)
+	}
+	// A large memory scores what it gathers, a small one every unit (in
+	// process) or the store's nearest.
+	docs := make([]int, 0, len(near)+len(m.short)+len(ans))
+	for _, u := range near {
+		docs = append(docs, u.slot)
+	}
+	for _, u := range m.short {
+		docs = append(docs, u.slot)
+	}
+	for id := range ans {
+		if u := m.byID[id]; u != nil {
+			docs = append(docs, u.slot)
+		}
+	}
+	switch k, gathered := 4*m.opts.candidates, m.words.rows.Gathers(); {
+	case gathered:
+		g.among = relevance.Gather(*q, m.words.ix, m.words, m.words.rows.Nearest(q.Vec, k), k, docs)
+		g.all = g.among.Rel
+	case local:
+		g.all = relevance.Score(*q, m.words.ix, m.words)
+	default:
+		g.all = relevance.ScoreSubset(*q, m.words.ix, m.words, docs[:len(near)+len(m.short)])
+	}
+	// What ratings taught moves relevance before the best are chosen.
+	if m.ratings.Touched() {
 		m.ratings.Moved(ans, func(id string, x float64) {
 			if u := m.byID[id]; u != nil && u.slot >= 0 && u.slot < len(g.all) {
 				g.all[u.slot] *= x
 			}
 		})
 	}
-	best, _ := relevance.TopSet(g.all, m.opts.candidates, nil)
+	best := g.among.Top(m.opts.candidates)
+	if g.among.Rel == nil {
+		best, _ = relevance.TopSet(g.all, m.opts.candidates, nil)
+	}
 	for _, d := range best {
 		if u := m.words.unit(d); u != nil && g.all[d] > 0 {
 			g.add(u, g.all[d])

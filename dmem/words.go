@@ -17,10 +17,10 @@ type words struct {
 	slots  []*unit // by slot; nil once the unit left
 	empty  int     // slots emptied since the last rebuild
 	prefix int     // leading embedding components relevance compares; 0 for all
-	// mat holds the compared part of every slot's embedding, row by slot
-	// (zeros if empty); dim is its width, −1 once an embedding did not fit.
-	mat []float32
-	dim int
+	// rows holds the compared part of every slot's embedding, row by slot
+	// (zeros if empty), and past relevance.GatherAbove their nearest-
+	// neighbour index.
+	rows relevance.Rows
 }
 
 var _ relevance.MatrixCorpus = (*words)(nil)
@@ -67,25 +67,16 @@ func (w *words) add(u *unit, lx lexis) {
 	u.slot = len(w.slots)
 	w.ix.Add(u.slot, text.Excerpt(u.Text), w.Near(u.slot, -1), facts.Words(lx.terms, u.Facts))
 	w.slots = append(w.slots, u)
-	if v := w.cut(u.Embedding); w.dim >= 0 {
-		if w.dim == 0 && len(w.mat) == 0 {
-			w.dim = len(v)
-		}
-		if len(v) == w.dim && w.dim > 0 {
-			w.mat = append(w.mat, v...)
-		} else {
-			w.mat, w.dim = nil, -1
-		}
-	}
+	w.rows.Append(w.cut(u.Embedding))
 }
 
 // Matrix returns the compared part of every slot's embedding, one row a
 // slot, and its width; nil if some embedding did not fit.
 func (w *words) Matrix() ([]float32, int) {
-	if w.dim <= 0 || len(w.mat) != len(w.slots)*w.dim {
+	if w.rows.Len() != len(w.slots) {
 		return nil, 0
 	}
-	return w.mat, w.dim
+	return w.rows.Matrix()
 }
 
 // remove empties u's slot, and rebuilds the index when a quarter of the
@@ -95,9 +86,7 @@ func (w *words) remove(u *unit) {
 		return
 	}
 	w.slots[u.slot] = nil
-	if w.dim > 0 && len(w.mat) == len(w.slots)*w.dim {
-		clear(w.mat[u.slot*w.dim : (u.slot+1)*w.dim])
-	}
+	w.rows.Clear(u.slot)
 	u.slot = -1
 	w.empty++
 	if w.empty >= 64 && 4*w.empty >= len(w.slots) {
@@ -117,9 +106,7 @@ func (w *words) rebuild() {
 		}
 	}
 	w.ix.Compact(keep)
-	if len(w.mat) == len(w.slots)*w.dim && w.dim > 0 {
-		w.mat = relevance.CompactRows(w.mat, w.dim, keep)
-	}
+	w.rows.Compact(keep)
 	clear(w.slots[j:])
 	w.slots, w.empty = w.slots[:j], 0
 }

@@ -24,8 +24,8 @@ type Index struct {
 	docs     int
 	totalLen float64
 	// unordered is set once a term's postings may not be in document
-	// order (a document added below one already indexed, MoveToEnd):
-	// ScoreDocs then reads postings whole instead of searching them.
+	// order (a document added below one already indexed): ScoreDocs then
+	// reads postings whole instead of searching them.
 	unordered bool
 }
 
@@ -68,17 +68,24 @@ func (ix *Index) MoveToEnd(from, n int) {
 	if n <= 0 || from < 0 || from+n > d {
 		return
 	}
-	ix.unordered = true
 	lo, hi, up := int32(from), int32(from+n), int32(d-from-n)
 	for _, ps := range ix.postings {
+		first, moved := len(ps), 0 // the first posting past lo, and how many of those move up
 		for i := range ps {
 			switch doc := ps[i].doc; {
 			case doc < lo:
 			case doc < hi:
 				ps[i].doc = doc + up
+				first, moved = min(first, i), moved+1
 			default:
 				ps[i].doc = doc - int32(n)
+				first = min(first, i)
 			}
+		}
+		// In document order, the moved are one run from first on: it
+		// goes to the end, and the postings stay in order.
+		if !ix.unordered && moved > 0 {
+			Rotate(ps[first:], moved)
 		}
 	}
 	Rotate(ix.docLen[from:], n)

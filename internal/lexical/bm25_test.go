@@ -29,3 +29,35 @@ func TestScoreRanksMatches(t *testing.T) {
 		t.Fatalf("half weights gave %v, want %v", half[0], out[0]/2)
 	}
 }
+
+// MoveToEnd keeps every term's postings in document order, so that
+// ScoreDocs can search them; a document added out of order stops that.
+func TestMoveToEndKeepsPostingsInOrder(t *testing.T) {
+	ix := New()
+	for d := range 50 {
+		terms := []string{"all"}
+		if d%3 == 0 {
+			terms = append(terms, "third")
+		}
+		ix.Add(d, terms)
+	}
+	for _, mv := range [][2]int{{0, 5}, {10, 20}, {45, 5}, {3, 1}} {
+		ix.MoveToEnd(mv[0], mv[1])
+		for term, ps := range ix.postings {
+			for i := 1; i < len(ps); i++ {
+				if ps[i-1].doc >= ps[i].doc {
+					t.Fatalf("after MoveToEnd(%d, %d), %q's postings out of order at %d: %v", mv[0], mv[1], term, i, ps)
+				}
+			}
+		}
+	}
+	if ix.unordered {
+		t.Fatal("moves marked the index unordered")
+	}
+	ix = New()
+	ix.Add(5, []string{"all"})
+	ix.Add(2, []string{"all"}) // below the last document: out of order
+	if !ix.unordered {
+		t.Fatal("a document added below the last left the index ordered")
+	}
+}

@@ -1,0 +1,132 @@
+package dmem
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"testing"
+)
+
+// locomo is the part of a LoCoMo-format conversation the gather test reads.
+type locomo struct {
+	QA []struct {
+		Question string   `json:"question"`
+		Evidence []string `json:"evidence"`
+		Category int      `json:"category"`
+	} `json:"qa"`
+	Conversation map[string]json.RawMessage `json:"conversation"`
+}
+
+// TestGatherKeepsRecall: on real dialogue grown past the size where loads
+// gather (the development set's conversations, then turns that join halves
+// of two real ones, 6,000 turns in all), a memory that gathers — the
+// approximate nearest by vector, the best by the rarer words, the newest,
+// and the turns around them — recalls each question's evidence as one
+// that scores every unit does, at 1,024 and 4,096 tokens. It reads the
+// LoCoMo file ENGRAM_LOCOMO names, with ENGRAM_EVAL=1.
+func TestGatherKeepsRecall(t *testing.T) {
+	path := os.Getenv("ENGRAM_LOCOMO")
+	if os.Getenv("ENGRAM_EVAL") == "" || path == "" {
+		t.Skip("set ENGRAM_EVAL=1 and ENGRAM_LOCOMO to the development set")
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Skipf("no development set: %v", err)
+	}
+	var ss []locomo
+	if err := json.Unmarshal(raw, &ss); err != nil {
+		t.Fatal(err)
+	}
+	var turns []string
+	textOf := make(map[string]string) // sample and dia id → the saved line
+	type ask struct {
+		q    string
+		want []string
+	}
+	var asks []ask
+	for si, s := range ss {
+		for n := 1; ; n++ {
+			rawSession, ok := s.Conversation[fmt.Sprintf("session_%d", n)]
+			if !ok {
+				break
+			}
+			var ts []struct {
+				Speaker string `json:"speaker"`
+				Text    string `json:"text"`
+				DiaID   string `json:"dia_id"`
+			}
+			if err := json.Unmarshal(rawSession, &ts); err != nil {
+				t.Fatal(err)
+			}
+			for _, x := range ts {
+				line := x.Speaker + ": " + x.Text
+				textOf[fmt.Sprint(si, x.DiaID)] = line
+				turns = append(turns, line)
+			}
+		}
+		for _, qa := range s.QA {
+			if qa.Category < 1 || qa.Category > 4 {
+				continue
+			}
+			a := ask{q: qa.Question}
+			for _, ev := range qa.Evidence {
+				if l, ok := textOf[fmt.Sprint(si, ev)]; ok {
+					a.want = append(a.want, l)
+				}
+			}
+			if len(a.want) > 0 {
+				asks = append(asks, a)
+			}
+		}
+	}
+	if len(asks) < 100 {
+		t.Fatalf("%d questions read from %s", len(asks), path)
+	}
+	real := len(turns)
+	for i := 0; len(turns) < 6000; i++ {
+		a := strings.Fields(turns[(i*7919)%real])
+		b := strings.Fields(turns[(i*104729+13)%real])
+		turns = append(turns, strings.Join(a[:(len(a)+1)/2], " ")+" "+strings.Join(b[len(b)/2:], " ")+fmt.Sprintf(" (%d)", i))
+	}
+	fill := func(budget, above int) *Memory {
+		m := newMemory(t, WithTokenBudget(budget), WithMaxUnits(0))
+		m.words.rows.Above = above
+		for i := 0; i+1 < len(turns); i += 2 {
+			if err := m.SaveContext(bg, map[string]any{"input": turns[i]}, map[string]any{"output": turns[i+1]}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return m
+	}
+	recall := func(m *Memory) float64 {
+		sum := 0.0
+		for _, a := range asks {
+			v, err := m.LoadMemoryVariables(bg, map[string]any{"input": a.q})
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := v["history"].(string)
+			got := 0
+			for _, w := range a.want {
+				if strings.Contains(h, w) {
+					got++
+				}
+			}
+			sum += float64(got) / float64(len(a.want))
+		}
+		return sum / float64(len(asks))
+	}
+	for _, budget := range []int{1024, 4096} {
+		gm, em := fill(budget, 1000), fill(budget, math.MaxInt)
+		if gm.words.rows.Len() <= 1000 || gm.words.rows.Len() != em.words.rows.Len() {
+			t.Fatalf("%d and %d units held: the gathering memory must hold more than 1,000, as many as the other", gm.words.rows.Len(), em.words.rows.Len())
+		}
+		gathered, exact := recall(gm), recall(em)
+		t.Logf("budget %d, %d units, %d questions: recall %.3f gathered, %.3f exact", budget, gm.words.rows.Len(), len(asks), gathered, exact)
+		if gathered < exact-0.005 {
+			t.Errorf("budget %d: gathered loads recall %.3f, exact loads %.3f", budget, gathered, exact)
+		}
+	}
+}
