@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/ann"
 	"github.com/engram-go/engram/internal/credit"
 	"github.com/engram-go/engram/internal/facts"
 	"github.com/engram-go/engram/internal/guard"
@@ -32,21 +34,28 @@ type Buffer struct {
 	mu            sync.Mutex // guards everything below
 	pool          []*entry   // chronological; position = lexical document id
 	index         *relevance.Index
-	seq           int64             // next unit's Seq
-	group         int64             // next group id
-	openHuman     int64             // group of a human turn awaiting its reply, or -1
-	toolGroup     map[string]int64  // tool-call id → group of the call
-	byID          map[string]*entry // every unit in the pool
-	termID        map[string]int32  // stemmed word → its number (entry.termIDs)
-	termName      []string          // number → stemmed word
-	dropped       int               // units removed by the pool cap
-	last          *selection        // the last load, explained on demand
-	spare         *selection        // the load before it, whose arrays the next load reuses
-	gatherIn      []bool            // gather's marks, all false between loads
-	gatherDone    []bool            // the units gather expanded, all false between loads
-	gatherScratch []float64         // gather's copy of the relevances it ranks
-	scratch       relevance.Scratch // the arrays a load's relevance is formed in
-	recencies     []float64         // recency by age (recencyTable); set by New, read-only
+	seq           int64               // next unit's Seq
+	group         int64               // next group id
+	openHuman     int64               // group of a human turn awaiting its reply, or -1
+	toolGroup     map[string]int64    // tool-call id → group of the call
+	byID          map[string]*entry   // every unit in the pool
+	termID        map[string]int32    // stemmed word → its number (entry.termIDs)
+	termName      []string            // number → stemmed word
+	dropped       int                 // units removed by the pool cap
+	last          *selection          // the last load, explained on demand
+	spare         *selection          // the load before it, whose arrays the next load reuses
+	gatherIn      []bool              // gather's marks, all false between loads
+	gatherDone    []bool              // the units gather expanded, all false between loads
+	gatherScratch []float64           // gather's copy of the relevances it ranks
+	near          *ann.Index          // the pool's vectors by Seq, past relevance.GatherAbove units (near.go)
+	nearFrom      int64               // the first Seq near has not been offered
+	nearAbove     int                 // if not 0, the pool's relevance.GatherAbove: a test's
+	pinned        map[*entry]struct{} // the pool's pinned units (noteFlags)
+	seqs          []int64             // the pool's Seqs, in order, while as long as the pool (positionOf)
+	directives    []int64             // the Seqs of the pool's directives, in order (noteFlags)
+	gathered      relevance.Gathered  // the load's relevance when it gathered, given back after selection
+	scratch       relevance.Scratch   // the arrays a load's relevance is formed in
+	recencies     []float64           // recency by age (recencyTable); set by New, read-only
 	summary       summaryCache
 	cleared       int64                // times the pool was cleared: a load that spans one is not recorded
 	guests        []*entry             // what the long-term tier recalled for the latest load, by its Seq there
@@ -90,12 +99,14 @@ func (b *Buffer) reset() {
 	b.openHuman = -1
 	b.toolGroup = make(map[string]int64)
 	b.byID = make(map[string]*entry)
+	b.pinned, b.directives, b.seqs = make(map[*entry]struct{}), nil, nil
 	b.termID, b.termName = make(map[string]int32), nil
 	b.last, b.spare = nil, nil
 	b.demoted = nil
 	b.recalled, b.guestAt = make(map[string]*entry), make(map[int64]int)
 	b.setGuests(nil)
 	b.mat, b.matDim = nil, 0
+	b.near, b.nearFrom = nil, 0
 	b.summary = summaryCache{}
 	b.slots.Clear()
 	b.slotVec = nil
@@ -256,7 +267,36 @@ func (b *Buffer) place(e *entry, d draft) {
 		b.index.Add(len(b.pool), text.Excerpt(u.Text), len(b.pool)-1, b.indexTerms(e))
 	}
 	b.pool = append(b.pool, e)
+	if len(b.seqs) == len(b.pool)-1 {
+		b.seqs = append(b.seqs, u.Seq)
+	}
 	b.byID[u.ID] = e
+	b.noteFlags(e)
+}
+
+// noteFlags notes e, new to the pool or just pinned or unpinned, among
+// the pinned units or the directives, which loads take as candidates
+// (gather) without a pass over every unit. b.mu is held.
+func (b *Buffer) noteFlags(e *entry) {
+	if e.unit.Flags.Has(engram.FlagPinned) {
+		b.pinned[e] = struct{}{}
+	} else {
+		delete(b.pinned, e)
+	}
+	if e.unit.Flags.Has(engram.FlagDirective) {
+		if i, found := slices.BinarySearch(b.directives, e.unit.Seq); !found {
+			b.directives = slices.Insert(b.directives, i, e.unit.Seq)
+		}
+	}
+}
+
+// forgetFlags takes e out of the pinned units and the directives, before
+// it leaves the pool or takes a new Seq. b.mu is held.
+func (b *Buffer) forgetFlags(e *entry) {
+	delete(b.pinned, e)
+	if i, found := slices.BinarySearch(b.directives, e.unit.Seq); found {
+		b.directives = slices.Delete(b.directives, i, i+1)
+	}
 }
 
 // number gives e's terms their numbers and keeps those, in order, instead
@@ -368,6 +408,7 @@ func (b *Buffer) setPinned(id string, on bool) error {
 	} else {
 		e.unit.Flags &^= engram.FlagPinned
 	}
+	b.noteFlags(e)
 	return nil
 }
 

@@ -65,6 +65,8 @@ func (b *Buffer) enforceCap() {
 	for _, e := range b.pool {
 		if u, ok := drop[e.unit.Group]; ok {
 			delete(b.byID, e.unit.ID)
+			b.unindex(e)
+			b.forgetFlags(e)
 			b.credit.Forget(e.unit.ID)
 			b.forgetSaid(e)
 			b.slots.Remove(e.unit.Seq, e.unit.Facts)
@@ -98,4 +100,5 @@ func (b *Buffer) enforceCap() {
 	b.pool = kept
 	b.mat, b.matDim = nil, 0 // the units point into the old one: a new one, not overwritten
 	b.index = nil            // by position: rebuilt when next read (lexical)
+	b.seqs = b.seqs[:0]      // likewise (positionOf)
 }

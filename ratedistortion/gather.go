@@ -1,10 +1,8 @@
 package ratedistortion
 
 import (
-	"cmp"
 	"slices"
 
-	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/internal/facts"
 	"github.com/engram-go/engram/internal/relevance"
 )
@@ -46,6 +44,9 @@ const (
 	// gatherRecent is how many of the newest units are candidates: past
 	// 30 half-lives (the default 8 units) recency is 0.
 	gatherRecent = 128
+	// gatherDirectives is how many of the newest directives are
+	// candidates of a load that computed relevance only where it gathered.
+	gatherDirectives = 32
 	// gatherReach is how far on each side of a candidate its neighbours
 	// join it: a pair, a short tool group, a turn it depends on.
 	gatherReach = max(2, facts.Reach)
@@ -112,16 +113,30 @@ func (b *Buffer) gather(order []int, rel []float64, stale map[*entry]string) []i
 			}
 		}
 	}
-	var best []int
-	best, b.gatherScratch = relevance.TopSet(rel, b.gatherTop(), b.gatherScratch)
+	best := b.gathered.Top(b.gatherTop()) // relevance only where it gathered (near.go)
+	if b.gathered.Rel == nil {
+		best, b.gatherScratch = relevance.TopSet(rel, b.gatherTop(), b.gatherScratch)
+	}
 	for _, d := range best {
 		add(d)
 	}
 	for d := max(0, n-gatherRecent); d < len(rel); d++ {
 		add(d) // the newest and every guest
 	}
-	for d, e := range b.pool {
-		if e.unit.Flags.Has(engram.FlagPinned) || e.unit.Flags.Has(engram.FlagDirective) {
+	for e := range b.pinned {
+		if d, ok := b.position(e); ok {
+			add(d)
+		}
+	}
+	// Every directive, or, where relevance was only computed where the
+	// load gathered, the newest: the others' utility is the directive's
+	// alone, less than theirs for their recency.
+	dirs := b.directives
+	if b.gathered.Rel != nil {
+		dirs = dirs[max(0, len(dirs)-gatherDirectives):]
+	}
+	for _, seq := range dirs {
+		if d, ok := b.positionOf(seq); ok {
 			add(d)
 		}
 	}
@@ -133,9 +148,14 @@ func (b *Buffer) gather(order []int, rel []float64, stale map[*entry]string) []i
 		}
 	}
 	out := order[:0]
-	for _, d := range order {
-		if in[d] {
-			out = append(out, d)
+	if len(rel) == n && len(order) == n { // no guests: order is the pool's
+		out = append(out, marked...)
+		slices.Sort(out)
+	} else {
+		for _, d := range order {
+			if in[d] {
+				out = append(out, d)
+			}
 		}
 	}
 	for _, d := range marked {
@@ -156,6 +176,6 @@ func (b *Buffer) gatherTop() int {
 // position returns e's place in the pool, found by its Seq (the pool is in
 // Seq order), and whether e is there. b.mu is held.
 func (b *Buffer) position(e *entry) (int, bool) {
-	d, ok := slices.BinarySearchFunc(b.pool, e.unit.Seq, func(x *entry, seq int64) int { return cmp.Compare(x.unit.Seq, seq) })
+	d, ok := b.positionOf(e.unit.Seq)
 	return d, ok && b.pool[d] == e
 }

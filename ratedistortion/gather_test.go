@@ -117,13 +117,23 @@ func TestGatherKeepsRecall(t *testing.T) {
 			return sum / float64(len(asks))
 		}
 		gathered := recall()
+		buf.nearAbove = 1000 // relevance only where a load gathers (near.go)
+		scoredWhereGathered := recall()
+		buf.nearAbove = 0
 		above := gatherAbove
 		gatherAbove = math.MaxInt
 		exact := recall()
 		gatherAbove = above
-		t.Logf("budget %d, %d units, %d questions: recall %.3f gathered, %.3f exact", budget, buf.Len(), len(asks), gathered, exact)
+		t.Logf("budget %d, %d units, %d questions: recall %.3f gathered, %.3f gathered and scored there alone, %.3f exact",
+			budget, buf.Len(), len(asks), gathered, scoredWhereGathered, exact)
 		if gathered < exact-0.005 {
 			t.Errorf("budget %d: gathered loads recall %.3f, exact loads %.3f", budget, gathered, exact)
+		}
+		if scoredWhereGathered < exact-0.005 {
+			t.Errorf("budget %d: loads scored where they gathered recall %.3f, exact loads %.3f", budget, scoredWhereGathered, exact)
+		}
+		if buf.near == nil || buf.near.Len() != buf.Len() {
+			t.Errorf("the approximate index holds %v units, the pool %d", buf.near, buf.Len())
 		}
 	}
 }

@@ -141,6 +141,10 @@ func (b *Buffer) relevance(query string, qvec []float32, off relevance.Component
 	if len(b.guests) > 0 {
 		return relevance.ScoreWithGuests(q, b.lexical(), matrixPool{pool(b.pool), b}, b.gindex, guestCorpus{b})
 	}
+	if near, ok := b.nearest(q.Vec, b.gatherTop()); ok {
+		b.gathered = relevance.Gather(q, b.lexical(), matrixPool{pool(b.pool), b}, near, b.gatherTop(), nil)
+		return b.gathered.Rel
+	}
 	return relevance.ScoreReusing(q, b.lexical(), matrixPool{pool(b.pool), b}, &b.scratch)
 }
 
@@ -301,6 +305,7 @@ func (b *Buffer) selectUnits(query string, qvec []float32, off relevance.Compone
 		units: grow(s.units, n), kept: grow(s.kept, n), own: grow(s.own, n),
 		items: s.items[:0], members: s.members[:0], order: order}
 	rel := b.relevance(query, qvec, off)
+	defer func() { b.gathered.Release(); b.gathered = relevance.Gathered{} }()
 	if b.credit.Touched() {
 		// What ratings taught moves relevance, before anything else reads
 		// it: the pool's units by id, the guests (few) one by one.

@@ -237,6 +237,7 @@ func (b *Buffer) install(ctx context.Context, s *snapshot) error {
 		b.pool = append(b.pool, e)
 		b.byID[e.unit.ID] = e
 		b.noteSaid(e)
+		b.noteFlags(e)
 	}
 	return nil
 }

@@ -94,10 +94,14 @@ func (b *Buffer) moveToEnd(at []int, fresh []*entry) []*entry {
 	first, end := at[0], at[len(at)-1]+1
 	moved := slices.Clone(b.pool[first:end])
 	b.pool = append(slices.Delete(b.pool, first, end), moved...)
+	b.seqs = b.seqs[:0] // rebuilt when next searched (positionOf)
 	for k, e := range moved {
 		b.slots.Remove(e.unit.Seq, e.unit.Facts)
+		b.unindex(e) // indexed again under its new Seq
+		b.forgetFlags(e)
 		e.unit.Seq = b.seq
 		b.seq++
+		b.noteFlags(e)
 		e.unit.Time = fresh[k].unit.Time
 		b.slots.Add(e.unit.Seq, e.unit.Facts)
 	}

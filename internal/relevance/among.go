@@ -117,6 +117,10 @@ func (a among) Near(i, k int) int {
 	if j < 0 {
 		return -1
 	}
+	// Mostly a turn's neighbours were gathered with it, k places on.
+	if p := i + k; p >= 0 && p < len(a.docs) && a.docs[p] == j {
+		return p
+	}
 	if p, ok := slices.BinarySearch(a.docs, j); ok {
 		return p
 	}

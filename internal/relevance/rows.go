@@ -160,7 +160,7 @@ func Gather(q Query, ix *Index, c Corpus, near []int, k int, extra []int) Gather
 // rarest of a question's words, which rank, and not a speaker's name that
 // half the turns hold. At a million turns of real dialogue, all of them
 // took 17 ms.
-const bestPostings = 1 << 15
+const bestPostings = 1 << 13
 
 // gatheredRel holds the arrays Gathered.Rel is, zeroed between loads.
 var gatheredRel = sync.Pool{New: func() any { return new([]float64) }}
