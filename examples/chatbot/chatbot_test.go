@@ -83,7 +83,10 @@ func TestRecallAtSmallBudget(t *testing.T) {
 // answer holds. All but paraphrase.txt were written without looking at the
 // memories' answers: pets.txt to teacher.txt by someone who had not seen
 // the others, with small talk that shares a word with a question ("We
-// walked past a puppy training class" before "What breed is my puppy?").
+// walked past a puppy training class" before "What breed is my puppy?"),
+// and pharmacy.txt, postcards.txt and violin.txt before the stand-in
+// learnt to prefer lines that hold what a question asks for, to check
+// that it helps on scripts it was not tuned on.
 var reworded = []struct {
 	script string
 	qs     []struct{ question, fact string }
@@ -168,6 +171,27 @@ var reworded = []struct {
 		{"What am I afraid of?", "spiders"},
 		{"When is my husband's mum coming?", "14th of May"},
 	}, false},
+	{"pharmacy.txt", []struct{ question, fact string }{
+		{"What's my line of work?", "pharmacist"},
+		{"How old are the kids going to be?", "seven"},
+		{"Where did I leave the vehicle?", "level three"},
+		{"What upsets my stomach?", "lactose"},
+		{"How do I reach the owner of my flat?", "0755"},
+	}, false},
+	{"postcards.txt", []struct{ question, fact string }{
+		{"When does my travel document run out?", "November 2027"},
+		{"When do I work out?", "Wednesday"},
+		{"Which city is my closest mate in?", "Melbourne"},
+		{"What do I gather as a hobby?", "postcards"},
+		{"How does my cousin earn money?", "cargo airline"},
+	}, false},
+	{"violin.txt", []struct{ question, fact string }{
+		{"Where can I restart the heating?", "hallway cupboard"},
+		{"What does my child play?", "violin"},
+		{"When did we wed?", "second of July"},
+		{"Whose novels do I like most?", "Le Guin"},
+		{"Which insect could hurt me badly?", "bee stings"},
+	}, false},
 }
 
 // TestParaphrasedRecall replays each reworded script at the default budget
@@ -177,8 +201,11 @@ var reworded = []struct {
 // chatbot answers all five. On the others they do not: a fact shares no
 // word with its question, and small talk that shares one ("How far do I
 // jog?" and "I made a curry that was far too spicy.") outranks it by BM25,
-// 0.7 of relevance, so the fact is mostly not kept within 120 tokens, or
-// kept below the small talk. Their recall is reported, not enforced, and
+// 0.7 of relevance, so the fact is mostly not kept within 120 tokens (of
+// 70 questions, 38 on rd and 39 on dmem), or kept below the small talk,
+// where the stand-in now prefers a line that holds a date, a number or a
+// name when the question asks "when", "how old" or "who". Their recall is
+// reported, not enforced, and
 // the total over all the scripts is logged: a script's all turns true
 // when both memories answer it whole.
 func TestParaphrasedRecall(t *testing.T) {

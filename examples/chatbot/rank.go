@@ -3,6 +3,9 @@ package main
 import (
 	"math"
 	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/engram-go/engram/embed"
 	"github.com/engram-go/engram/internal/glove"
@@ -135,4 +138,95 @@ func vectorOf(w string) (wordVec, bool) {
 		raw[i] = float32(float64(x) / n)
 	}
 	return wordVec{raw: raw, own: glove.Embed(nil, w)}, true
+}
+
+// answerKind is what a question asks for, as far as its question word
+// says: a date or time ("when"), a quantity ("how old", "how many"), a
+// person's name ("who").
+type answerKind int
+
+const (
+	anyAnswer answerKind = iota
+	dateAnswer
+	numberAnswer
+	nameAnswer
+)
+
+// asksFor returns what a line must hold to answer question: a date or time
+// for "when"; a number for "how old", "how many", "how much", "how far",
+// "how long" and "how often"; a name for "who" and "whose". It is
+// anyAnswer for other questions, whose answers take any form ("what",
+// "which", "where": a drawer is a place, and has no capital).
+func asksFor(question string) answerKind {
+	ws := glove.Words(question)
+	for i, w := range ws {
+		switch w {
+		case "when":
+			return dateAnswer
+		case "who", "whom", "whose":
+			return nameAnswer
+		case "how":
+			if i+1 < len(ws) && howMuch[ws[i+1]] {
+				return numberAnswer
+			}
+		}
+	}
+	return anyAnswer
+}
+
+// howMuch are the words after "how" that ask for a quantity.
+var howMuch = map[string]bool{"old": true, "many": true, "much": true, "far": true, "long": true, "often": true}
+
+// holds reports whether line says something of kind k: a digit, a month,
+// a day of the week, an ordinal or a number word ("at seven") for a date;
+// a digit or a number word for a number; a capitalised word inside a
+// sentence for a name. Words that only gesture at time ("one day", "this
+// morning", "last week") do not count: small talk is full of them, and
+// they answer no "when".
+func holds(k answerKind, line string) bool {
+	for _, w := range text.Split(line) {
+		n := w.Norm
+		digit := strings.ContainsAny(n, "0123456789")
+		r, _ := utf8.DecodeRuneInString(w.Raw)
+		capital := !w.SentenceStart && unicode.IsUpper(r) && len(w.Raw) > 1
+		// "may" and "march" are months only with a capital: "you may".
+		month := months[n] && (n != "may" && n != "march" || capital)
+		switch k {
+		case dateAnswer:
+			if digit || month || weekdays[strings.TrimSuffix(n, "s")] || ordinals[n] || numbers[n] {
+				return true
+			}
+		case numberAnswer:
+			if digit || numbers[n] || ordinals[n] {
+				return true
+			}
+		case nameAnswer:
+			if capital && !text.IsStop(n) && !months[n] && !weekdays[strings.TrimSuffix(n, "s")] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var (
+	months = words("january february march april may june july august september october november december")
+	// weekdays, without the plural's s: "on Wednesdays" says when too.
+	weekdays = words("monday tuesday wednesday thursday friday saturday sunday")
+	// numbers leaves out "one", mostly a pronoun in chat ("one day", "the
+	// old one").
+	numbers = words("two three four five six seven eight nine ten eleven twelve thirteen fourteen " +
+		"fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty " +
+		"ninety hundred thousand million dozen half")
+	ordinals = words("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth " +
+		"thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth thirtieth")
+)
+
+// words is the set of the words of s.
+func words(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
 }

@@ -46,3 +46,58 @@ func TestWordsMeetUnknownWords(t *testing.T) {
 		t.Errorf("a word GloVe lacks, not said: wordsMeet %.2f, want below %.2f", m, relatedWords)
 	}
 }
+
+// TestAsksFor: the question word says what form the answer takes, and
+// only "when", "how old/many/much/far/long/often" and "who" say it.
+func TestAsksFor(t *testing.T) {
+	for _, tt := range []struct {
+		question string
+		want     answerKind
+	}{
+		{"When did we wed?", dateAnswer},
+		{"So when is the party", dateAnswer},
+		{"How old will granny be?", numberAnswer},
+		{"How far do I jog?", numberAnswer},
+		{"How do I reach the owner of my flat?", anyAnswer},
+		{"Who is my counsellor?", nameAnswer},
+		{"Whose novels do I like most?", nameAnswer},
+		{"Where are my backup spectacles?", anyAnswer},
+		{"What do I do for a living?", anyAnswer},
+	} {
+		if got := asksFor(tt.question); got != tt.want {
+			t.Errorf("asksFor(%q) = %d, want %d", tt.question, got, tt.want)
+		}
+	}
+}
+
+// TestHolds: a line holds a date when it names one, not when it only
+// gestures at time; a number when it has one, "one" aside; a name when a
+// word inside it is capitalised.
+func TestHolds(t *testing.T) {
+	for _, tt := range []struct {
+		k    answerKind
+		line string
+		want bool
+	}{
+		{dateAnswer, "Our wedding anniversary is on the 3rd of October.", true},
+		{dateAnswer, "I'm flying to Nairobi on the ninth of June.", true},
+		{dateAnswer, "I take my tablets every morning at seven.", true},
+		{dateAnswer, "I have a spin class every Wednesday evening.", true},
+		{dateAnswer, "The kids drew pictures all morning.", false},
+		{dateAnswer, "I'd love to see Tokyo one day.", false},
+		{dateAnswer, "You may be right about last week.", false},
+		{dateAnswer, "My mother-in-law is visiting in May.", true},
+		{numberAnswer, "Our twins turn seven in August.", true},
+		{numberAnswer, "I run 5 km on Tuesdays.", true},
+		{numberAnswer, "I found my old diary from school.", false},
+		{numberAnswer, "The old one broke.", false},
+		{nameAnswer, "My therapist's name is Dr Huang.", true},
+		{nameAnswer, "My friend sees a counsellor on Wednesdays.", false},
+		{nameAnswer, "I had pasta for lunch.", false},
+		{anyAnswer, "My bike lock code is 4817.", false},
+	} {
+		if got := holds(tt.k, tt.line); got != tt.want {
+			t.Errorf("holds(%d, %q) = %v, want %v", tt.k, tt.line, got, tt.want)
+		}
+	}
+}

@@ -137,9 +137,11 @@ func quote(text string, human bool, why string) string {
 
 // ranked answers question from the memory's own report of the load: of
 // the kept units the memory found relevant (relevance above 0) that are
-// candidates, the one whose words best meet the question's (wordsMeet)
-// plus relevanceShare of the memory's relevance, and it says which unit it
-// is and where the memory ranked it. The memory's relevance alone makes a
+// candidates, those that hold what the question asks for (asksFor: a date
+// for "when", a number for "how old", a name for "who") if any do, and of
+// them the one whose words best meet the question's (wordsMeet) plus
+// relevanceShare of the memory's relevance; it says which unit it is and
+// where the memory ranked it. The memory's relevance alone makes a
 // poor first pick, since a line inherits relevance from the fact beside it
 // ("My car is a blue Toyota Corolla." after "Our son plays football every
 // Saturday." for "What sport does my boy do?"), so the words decide among
@@ -151,24 +153,36 @@ func ranked(question string, r engram.LoadReport) string {
 		u     *engram.UnitReport
 		text  string
 		human bool
+		typed bool // it holds what the question asks for (holds)
 		score float64
 	}
 	var cs []cand
+	wants := asksFor(question)
 	for i := range r.Units {
 		u := &r.Units[i]
 		if !u.Kept || u.Relevance <= 0 {
 			continue
 		}
 		if t, h, ok := candidate(question, labelOf(u.Role), u.Text); ok {
-			cs = append(cs, cand{u, t, h, wordsMeet(question, t) + relevanceShare*u.Relevance})
+			cs = append(cs, cand{u, t, h, holds(wants, t), wordsMeet(question, t) + relevanceShare*u.Relevance})
 		}
 	}
 	if len(cs) == 0 {
 		return dontKnow
 	}
+	// A line that holds what the question asks for ("When …?" and a date)
+	// comes before any that does not: small talk that shares the
+	// question's words cannot say when, how many or who.
 	top := 0
 	for i, c := range cs {
-		if c.score > cs[top].score || (c.score == cs[top].score && c.u.Seq > cs[top].u.Seq) {
+		t := cs[top]
+		if c.typed != t.typed {
+			if c.typed {
+				top = i
+			}
+			continue
+		}
+		if c.score > t.score || (c.score == t.score && c.u.Seq > t.u.Seq) {
 			top = i
 		}
 	}

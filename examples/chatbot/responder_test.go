@@ -145,3 +145,24 @@ func TestAnswersWithTheMemorysPick(t *testing.T) {
 		t.Errorf("answered %q, want the quote unwrapped", a)
 	}
 }
+
+// TestTypedAnswerFirst: of the lines the memory kept, one that holds what
+// the question asks for (an age for "How old …?") comes before small talk
+// that shares the question's words; when none holds it, the words decide.
+func TestTypedAnswerFirst(t *testing.T) {
+	twins := "Our twins Ada and Ben turn seven in August."
+	kids := "The kids drew pictures of dinosaurs all morning."
+	for _, tt := range []struct{ question, want string }{
+		{"How old are the kids going to be?", twins},
+		{"What do the kids draw?", kids},
+	} {
+		report := engram.LoadReport{Query: tt.question, Units: []engram.UnitReport{
+			{ID: "u0", Role: engram.RoleHuman, Text: twins, Kept: true, Relevance: 0.2, Seq: 0},
+			{ID: "u2", Role: engram.RoleHuman, Text: kids, Kept: true, Relevance: 1, Seq: 2},
+		}}
+		m := &localModel{report: func() (engram.LoadReport, bool) { return report, true }}
+		if a := m.answer("Human: " + tt.question + "\nAI:"); !strings.HasPrefix(a, `You told me: "`+tt.want+`"`) {
+			t.Errorf("%q: answered %q, want %q", tt.question, a, tt.want)
+		}
+	}
+}
