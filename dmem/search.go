@@ -212,8 +212,9 @@ func (g *gathering) gather(q *relevance.Query, near []*unit, local bool) {
 		g.all = g.among.Rel
 	case local:
 		g.all = relevance.Score(*q, m.words.ix, m.words)
-	default:
-		g.all = relevance.ScoreSubset(*q, m.words.ix, m.words, docs[:len(near)+len(m.short)])
+	default: // the store's nearest, and the best by words
+		g.among = relevance.Gather(*q, m.words.ix, m.words, nil, m.opts.candidates, docs)
+		g.all = g.among.Rel
 	}
 	// What ratings taught moves relevance before the best are chosen.
 	if m.ratings.Touched() {
