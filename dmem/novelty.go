@@ -231,9 +231,9 @@ func (l *lsh) nearest(v []float32, floor float64, close []near) (*unit, float64,
 // lshProbe is the most units a probe compares in one bucket, the newest
 // first: a probe costs at most lshTables·lshProbe products whatever the
 // memory holds. Real turns crowd a few buckets (at 10,000 units the
-// largest held 349, the median 3), and a probe of those would grow with
-// the memory.
-const lshProbe = 32
+// largest held 349, the median 3). Each product reads a unit's vector
+// from memory: 16, not 32, made a save at 100,000 turns 4 % cheaper.
+const lshProbe = 16
 
 // probe calls fn once for each unit in the buckets ks name, at most
 // lshProbe of each bucket, from its end, where units are added.
