@@ -39,8 +39,6 @@ func (m *Memory) batch() *batch {
 
 func (b *batch) put(u *unit) { b.units[u] = struct{}{} }
 
-func (b *batch) term(t string) { b.terms[t]++ }
-
 // commit turns b into ops on the writer and returns the group to wait on;
 // nil when in memory. Each unit is written where it now is: stored, in the
 // eviction log if only its history remains, nowhere if even that was

@@ -294,7 +294,9 @@ func (m *Memory) step(d *draft, b *batch) string {
 
 	for _, t := range d.keys {
 		m.df[termKey(t)]++
-		b.term(t)
+		if m.w != nil { // the store keeps the counts; in memory they are df's alone
+			b.terms[t]++
+		}
 	}
 	m.seen.add(d.vec)
 	m.pending = &pendingStep{feat: f, u: home}

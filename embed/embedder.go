@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/internal/glove"
@@ -240,6 +241,7 @@ func (e *Embedder) accumulate(v []float64, s string) {
 	// is known by its FNV-1a hash, taken over its parts in place: no
 	// feature's name is built.
 	fs := newFeatures(8 * len(terms))
+	defer fs.release()
 	var num [16]byte
 	for i, t := range terms {
 		fs.add(fnv(fnv(fnvOffset, "w:"), t), wordWeight)
@@ -301,14 +303,27 @@ type features struct {
 	slots   []int32 // position + 1 in hashes; 0 free
 }
 
-// newFeatures returns features with room for about n.
-func newFeatures(n int) features {
+// newFeatures returns empty features with room for about n, reusing a
+// table a text embedded before left (release): their arrays were most of
+// what embedding a turn allocated.
+func newFeatures(n int) *features {
 	size := 16
 	for size < 2*n {
 		size *= 2
 	}
-	return features{hashes: make([]uint64, 0, n), weights: make([]float64, 0, n), slots: make([]int32, size)}
+	if fs, _ := featuresPool.Get().(*features); fs != nil && len(fs.slots) >= size && len(fs.slots) <= 4*size {
+		fs.hashes, fs.weights = fs.hashes[:0], fs.weights[:0]
+		clear(fs.slots)
+		return fs
+	}
+	return &features{hashes: make([]uint64, 0, n), weights: make([]float64, 0, n), slots: make([]int32, size)}
 }
+
+// featuresPool holds tables for newFeatures.
+var featuresPool sync.Pool
+
+// release gives fs back for another text; it is not read after.
+func (fs *features) release() { featuresPool.Put(fs) }
 
 func (fs *features) add(h uint64, w float64) {
 	if 2*(len(fs.hashes)+1) > len(fs.slots) {

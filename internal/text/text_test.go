@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/engram-go/engram"
@@ -161,4 +162,53 @@ func TestHasClockTimeMatchesPattern(t *testing.T) {
 			t.Errorf("hasClockTime(%q) = %v, want %v", s, got, want)
 		}
 	}
+}
+
+// splitByRunes is Split as it was before its ASCII fast path: every rune
+// decoded and classified by package unicode. Split must agree with it.
+func splitByRunes(s string) []Word {
+	var out []Word
+	start := -1
+	sentence := true
+	flush := func(end int) {
+		if start < 0 {
+			return
+		}
+		raw := s[start:end]
+		out = append(out, Word{Raw: raw, Norm: strings.ToLower(raw), SentenceStart: sentence})
+		sentence = false
+		start = -1
+	}
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			if start < 0 {
+				start = i
+			}
+		case start >= 0 && (unicode.Is(unicode.Mark, r) || (r == '\u200c' || r == '\u200d') && joins(s, i+size)):
+		case start >= 0 && (r == '\'' || r == '’' || r == '-' || r == '.') && joins(s, i+size):
+		default:
+			flush(i)
+			if r == '.' || r == '!' || r == '?' || r == '\n' {
+				sentence = true
+			}
+		}
+		i += size
+	}
+	flush(len(s))
+	return out
+}
+
+// FuzzSplitMatchesRunes: the fast path for ASCII changes no word.
+func FuzzSplitMatchesRunes(f *testing.F) {
+	for _, s := range []string{"Hello, world! It's 3.5 o'clock — x-ray\xff", "Caroline: I went to the LGBTQ support group yesterday.",
+		"naïve café ZÜRICH ß 東京 x\u200dy", "@[`{ 09 az AZ _", "Dr. Patel's 2nd-floor office."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := Split(s), splitByRunes(s); !slices.Equal(got, want) {
+			t.Fatalf("Split(%q) = %v, want %v", s, got, want)
+		}
+	})
 }
