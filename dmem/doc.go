@@ -20,9 +20,9 @@
 // learned gate ([WithGate], package gate) may scale these priorities by what
 // it learns from the rewards that follow loads.
 // A load fuses λ·relevance + (1 − λ)·salience over its candidates — the
-// best units by relevance (every unit scored while an in-process memory
-// holds at most a few thousand; beyond that, or with a store, the nearest
-// of one vector query and the best by words), the short-term buffer, and
+// best units by relevance (every unit scored up to 16,384 in process;
+// beyond, or with a store, the nearest by vector, the best by the rarer
+// words and their neighbours), the short-term buffer, and
 // the rest of any tool call's group — λ moving toward value as rewards
 // accumulate. Relevance is engram's one measure (internal/relevance: BM25,
 // GloVe cosine, the neighbouring turns, the speaker), kept over the
