@@ -109,8 +109,8 @@ func WithSummaryShare(f float64) Option { return func(o *options) { o.summarySha
 // lowest query-free utility are dropped for good (and logged), or handed
 // down to [WithLongTerm]'s tier, until the pool is at 90 % of the cap.
 // Must not be negative; 0 is no cap. Default: no cap without a tier, so
-// that nothing is ever dropped unless asked for (a pool costs about 5 KB a
-// unit; 100,000 units about half a gigabyte); [DefaultTierMaxUnits] with a
+// that nothing is ever dropped unless asked for (a pool costs about 1.6 KB
+// a unit of real dialogue; 100,000 units about 150 MB); [DefaultTierMaxUnits] with a
 // tier, where what leaves the pool is handed down, not lost, and the pool
 // stays small enough that every load scores every unit.
 // dmem.WithMaxUnits caps its core memory the same way.
