@@ -206,14 +206,14 @@ func (g *gathering) gather(q *relevance.Query, near []*unit, local bool) {
 			docs = append(docs, u.slot)
 		}
 	}
-	switch k, gathered := 4*m.opts.candidates, m.words.rows.Gathers(); {
-	case gathered:
-		g.among = relevance.Gather(*q, m.words.ix, m.words, m.words.rows.Nearest(q.Vec, k), k, docs)
+	switch c := min(m.opts.candidates, len(m.byID)+1); { // WithCandidates may be far above what is held
+	case m.words.rows.Gathers():
+		g.among = relevance.Gather(*q, m.words.ix, m.words, m.words.rows.Nearest(q.Vec, 4*c), 4*c, 4*c, docs)
 		g.all = g.among.Rel
 	case local:
 		g.all = relevance.Score(*q, m.words.ix, m.words)
 	default: // the store's nearest, and the best by words
-		g.among = relevance.Gather(*q, m.words.ix, m.words, nil, m.opts.candidates, docs)
+		g.among = relevance.Gather(*q, m.words.ix, m.words, nil, c, c, docs)
 		g.all = g.among.Rel
 	}
 	// What ratings taught moves relevance before the best are chosen.
@@ -224,8 +224,10 @@ func (g *gathering) gather(q *relevance.Query, near []*unit, local bool) {
 			}
 		})
 	}
-	best := g.among.Top(m.opts.candidates)
-	if g.among.Rel == nil {
+	var best []int
+	if g.among.Rel != nil {
+		best = g.among.Top(m.opts.candidates)
+	} else {
 		best, _ = relevance.TopSet(g.all, m.opts.candidates, nil)
 	}
 	for _, d := range best {
@@ -239,14 +241,12 @@ func (g *gathering) gather(q *relevance.Query, near []*unit, local bool) {
 	for _, u := range m.short {
 		g.add(u, g.relOf(u))
 	}
-	// Units a rated answer to this question showed join, so that
-	// one rated up can be shown again.
+	// Units a rated answer to this question showed join: shown again.
 	for _, id := range slices.Sorted(maps.Keys(ans)) { // an order of their own, not the map's
 		if u, ok := m.byID[id]; ok && ans[id] > 0 {
 			g.add(u, g.relOf(u))
 		}
 	}
-
 }
 
 // expand adds what the gathered candidates bring, and returns the slots

@@ -24,7 +24,10 @@ func (b *Buffer) relevance(query string, qvec []float32, off relevance.Component
 		return relevance.ScoreWithGuests(q, b.lexical(), matrixPool{pool(b.pool), b}, b.gindex, guestCorpus{b})
 	}
 	if near, ok := b.nearest(q.Vec, b.gatherTop()); ok {
-		b.gathered = relevance.Gather(q, b.lexical(), matrixPool{pool(b.pool), b}, near, b.gatherTop(), nil)
+		b.gathered = relevance.Gather(q, b.lexical(), matrixPool{pool(b.pool), b}, near, b.gatherTop(), max(b.gatherTop(), gatherRecent), nil)
+		// Facts move relevance to units the load may not have gathered
+		// (supersede): Top reads every unit, Release clears them all.
+		b.gathered.Wide = b.slots.Len() > 0
 		return b.gathered.Rel
 	}
 	return relevance.ScoreReusing(q, b.lexical(), matrixPool{pool(b.pool), b}, &b.scratch)

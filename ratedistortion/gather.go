@@ -113,8 +113,10 @@ func (b *Buffer) gather(order []int, rel []float64, stale map[*entry]string) []i
 			}
 		}
 	}
-	best := b.gathered.Top(b.gatherTop()) // relevance only where it gathered (near.go)
-	if b.gathered.Rel == nil {
+	var best []int
+	if b.gathered.Rel != nil {
+		best = b.gathered.Top(b.gatherTop()) // relevance only where it gathered (near.go)
+	} else {
 		best, b.gatherScratch = relevance.TopSet(rel, b.gatherTop(), b.gatherScratch)
 	}
 	for _, d := range best {

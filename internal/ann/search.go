@@ -78,12 +78,13 @@ func (ix *Index) Search(q []float32, k int, vectors Vectors, dst []int32) []int3
 
 // scratch is one Search's working memory, pooled.
 type scratch struct {
-	qi     []int16 // the query as int16
-	cs     hits    // lists by centroid score
-	probed []list  // the lists to scan
-	dots   []int32 // one list's int8 dot products
-	cands  hits    // candidates by int8 score
-	top    hits    // the answer
+	qi     []int16   // the query as int16
+	cs     hits      // lists by centroid score
+	probed []list    // the lists to scan
+	dots   []int32   // one list's int8 dot products
+	cands  hits      // candidates by int8 score
+	top    hits      // the answer
+	dec    []float32 // an int8 code decoded (exact)
 }
 
 // probe returns the ix.probes lists whose centroids have the largest dot
@@ -131,14 +132,20 @@ func (ix *Index) rescore(q []float32, k int, cands hits, vectors Vectors, s *scr
 	return s.top
 }
 
-// exact returns the k best of all entries by exact score.
+// exact returns the k best of all entries by exact score; an entry the
+// caller has no vector for is scored by its int8 code, as rescore keeps it.
 func (ix *Index) exact(q []float32, k int, vectors Vectors, s *scratch) hits {
 	s.top = s.top[:0]
+	d := ix.dim
 	for _, ls := range ix.lists {
-		for _, id := range ls.ids {
-			if v := vectors(id); len(v) == len(q) {
-				s.top = s.top.push(k, hit{id, dot(q, v)})
+		for i, id := range ls.ids {
+			v := vectors(id)
+			if len(v) != len(q) {
+				s.dec = slices.Grow(s.dec[:0], d)[:d]
+				decode(s.dec, ls.codes[i*d:(i+1)*d], ls.scales[i])
+				v = s.dec
 			}
+			s.top = s.top.push(k, hit{id, dot(q, v)})
 		}
 	}
 	return s.top

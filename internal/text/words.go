@@ -23,7 +23,7 @@ func Split(s string) []Word {
 	// A word of English is about six bytes with its space: room for the
 	// words at once, not a slice grown (and copied) word by word, which
 	// was the most memory a save took.
-	out := make([]Word, 0, len(s)/6+1)
+	out := make([]Word, 0, min(len(s)/6+1, 1024))
 	start := -1
 	sentence := true
 	flush := func(end int) {
