@@ -150,7 +150,7 @@ func (b *Buffer) gather(order []int, rel []float64, stale map[*entry]string) []i
 		}
 	}
 	out := order[:0]
-	if len(rel) == n && len(order) == n { // no guests: order is the pool's
+	if b.gathered.Rel != nil { // no guests, and few marked of many: order is the pool's
 		out = append(out, marked...)
 		slices.Sort(out)
 	} else {

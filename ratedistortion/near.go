@@ -26,8 +26,11 @@ import (
 // them; nil below relevance.GatherAbove units, when the pool's vectors do
 // not make a matrix, or for a query vector that does not fit. b.mu is held.
 func (b *Buffer) nearest(q []float32, k int) ([]int, bool) {
+	if len(b.pool) <= cmp.Or(b.nearAbove, relevance.GatherAbove) {
+		return nil, false
+	}
 	rows, dim := b.matrix()
-	if len(b.pool) <= cmp.Or(b.nearAbove, relevance.GatherAbove) || rows == nil {
+	if rows == nil {
 		return nil, false
 	}
 	if b.near == nil || b.near.Dim() != dim {
