@@ -77,8 +77,9 @@ func (ix *Index) Dim() int { return ix.dim }
 //
 // An Add that takes the index to twice the size of its last training (at
 // 4,096 vectors first) retrains its lists, a pause proportional to the
-// size: 0.2 s at 65,536 vectors, 1.6 s at 524,288, about 3 s at 1,048,576
-// (100 dimensions, one core). With those pauses counted, an Add costs 11
+// size: 0.18 s at 65,536 vectors, 1.0 s at 524,288, 2.7 s at 1,048,576
+// (100 dimensions, two cores, which training uses). With those pauses
+// counted, an Add costs 11
 // to 12 µs on average over the first 1,000,000 (BenchmarkAdd).
 func (ix *Index) Add(id int32, v []float32) error {
 	switch {

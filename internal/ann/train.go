@@ -3,6 +3,8 @@ package ann
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"sync"
 
 	"github.com/viterin/vek/vek32"
 )
@@ -47,19 +49,24 @@ func (ix *Index) train() {
 
 	// Assign, then copy into lists of exact size.
 	assign := make([][]int32, len(ix.lists))
-	count := make([]int, nlist)
-	v := make([]float32, d)
-	for l, ls := range ix.lists {
-		assign[l] = make([]int32, len(ls.ids))
-		for i := range ls.ids {
-			decode(v, ls.codes[i*d:(i+1)*d], ls.scales[i])
-			var c int32
+	parallel(len(ix.lists), func(lo, hi int) {
+		v := make([]float32, d)
+		for l := lo; l < hi; l++ {
+			ls := ix.lists[l]
+			assign[l] = make([]int32, len(ls.ids))
+			var cands []int32 // all, the first time
 			if near != nil {
-				c = nearestAmong(cents, d, v, near[l])
-			} else {
-				c = nearestAmong(cents, d, v, nil)
+				cands = near[l]
 			}
-			assign[l][i] = c
+			for i := range ls.ids {
+				decode(v, ls.codes[i*d:(i+1)*d], ls.scales[i])
+				assign[l][i] = nearestAmong(cents, d, v, cands)
+			}
+		}
+	})
+	count := make([]int, nlist)
+	for _, a := range assign {
+		for _, c := range a {
 			count[c]++
 		}
 	}
@@ -143,9 +150,11 @@ func kmeans(x []float32, d, k int, rng *rand.Rand) []float32 {
 	sum := make([]float64, k*d)
 	count := make([]int, k)
 	for range iterations {
-		for r := range n {
-			assign[r] = nearestAmong(cents, d, x[r*d:(r+1)*d], nil)
-		}
+		parallel(n, func(lo, hi int) {
+			for r := lo; r < hi; r++ {
+				assign[r] = nearestAmong(cents, d, x[r*d:(r+1)*d], nil)
+			}
+		})
 		clear(sum)
 		clear(count)
 		for r, c := range assign {
@@ -169,6 +178,23 @@ func kmeans(x []float32, d, k int, rng *rand.Rand) []float32 {
 		}
 	}
 	return cents
+}
+
+// parallel calls f over [0, n) in one part per processor, at most one per
+// 256, and returns when all are done. Training runs inside the Add that
+// triggers it, under its owner's lock: the parts (each row assigned on its
+// own) shorten that pause by the processors there are, the result the same.
+func parallel(n int, f func(lo, hi int)) {
+	w := min(runtime.GOMAXPROCS(0), n/256)
+	if w <= 1 {
+		f(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for i := range w {
+		wg.Go(func() { f(i*n/w, (i+1)*n/w) })
+	}
+	wg.Wait()
 }
 
 // normalize scales v to unit length in place (a zero v stays zero).
