@@ -17,6 +17,15 @@ type posting struct {
 	tf  float32
 }
 
+// termScore is one term's BM25 in one document: idf (times the term's
+// weight), the term's frequency there, the document's length and the
+// collection's mean length. Every score the index gives is a sum of these.
+func termScore(idf float64, tf, docLen float32, avg float64) float64 {
+	f := float64(tf)
+	norm := k1 * (1 - b + b*float64(docLen)/avg)
+	return idf * f * (k1 + 1) / (f + norm)
+}
+
 // Index maps terms to the documents that hold them.
 type Index struct {
 	postings map[string][]posting
@@ -176,9 +185,7 @@ func (ix *Index) Score(q map[string]float64, out []float64) {
 		}
 		idf := w * ix.IDF(t)
 		for _, p := range ps {
-			tf := float64(p.tf)
-			norm := k1 * (1 - b + b*float64(ix.docLen[p.doc])/avg)
-			out[p.doc] += idf * tf * (k1 + 1) / (tf + norm)
+			out[p.doc] += termScore(idf, p.tf, ix.docLen[p.doc], avg)
 		}
 	}
 }
@@ -203,9 +210,7 @@ func (ix *Index) ScoreJoint(q map[string]float64, other *Index, out, outOther []
 		idf := w * math.Log(1+(docs-n+0.5)/(n+0.5))
 		add := func(ps []posting, lens []float32, out []float64) {
 			for _, p := range ps {
-				tf := float64(p.tf)
-				norm := k1 * (1 - b + b*float64(lens[p.doc])/avg)
-				out[p.doc] += idf * tf * (k1 + 1) / (tf + norm)
+				out[p.doc] += termScore(idf, p.tf, lens[p.doc], avg)
 			}
 		}
 		add(a, ix.docLen, out)
@@ -226,9 +231,7 @@ func (ix *Index) ScoreDocs(q map[string]float64, docs []int, out []float64) {
 	}
 	avg := ix.totalLen / float64(ix.docs)
 	add := func(i int, p posting, idf float64) {
-		tf := float64(p.tf)
-		norm := k1 * (1 - b + b*float64(ix.docLen[p.doc])/avg)
-		out[i] += idf * tf * (k1 + 1) / (tf + norm)
+		out[i] += termScore(idf, p.tf, ix.docLen[p.doc], avg)
 	}
 	for t, w := range q {
 		ps := ix.postings[t]
@@ -289,9 +292,7 @@ func (ix *Index) Best(q map[string]float64, k, budget int, scratch []float64) []
 		read += len(ps)
 		idf := q[t] * ix.IDF(t)
 		for _, p := range ps {
-			tf := float64(p.tf)
-			norm := k1 * (1 - b + b*float64(ix.docLen[p.doc])/avg)
-			v := idf * tf * (k1 + 1) / (tf + norm)
+			v := termScore(idf, p.tf, ix.docLen[p.doc], avg)
 			if !(v > 0) {
 				continue // so that a document's sum, once touched, is never 0 again
 			}

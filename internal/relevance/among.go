@@ -66,9 +66,9 @@ func ScoreAmong(q Query, ix *Index, c Corpus, seeds []int, out []float64) []int 
 	lex, cos := make([]float64, len(docs)), make([]float64, len(docs))
 	ix.words.ScoreDocs(q.Terms, docs, lex)
 	if q.Vec != nil && q.On(Cosine) {
-		dot := cosinesAmong(q, c, docs, cos)
-		for i := range docs {
-			dot(i)
+		cosine := cosineWith(q, c)
+		for i, d := range docs {
+			cos[i] = cosine(d)
 		}
 	}
 	rel := lex
@@ -81,26 +81,6 @@ func ScoreAmong(q Query, ix *Index, c Corpus, seeds []int, out []float64) []int 
 		out[d] = rel[i]
 	}
 	return docs
-}
-
-// cosinesAmong returns a function that writes into cos[i] the cosine of
-// the query with document docs[i] of c.
-func cosinesAmong(q Query, c Corpus, docs []int, cos []float64) func(i int) {
-	n, dim := c.Len(), len(q.Vec)
-	rows := matrixRows(c, dim, n)
-	dense, _ := c.(DenseCorpus)
-	return func(i int) {
-		d := docs[i]
-		switch {
-		case rows != nil:
-			cos[i] = Dot(rows[d*dim:(d+1)*dim:(d+1)*dim], q.Vec)
-		case dense != nil && len(dense.Dense(d)) == dim:
-			cos[i] = Dot(dense.Dense(d), q.Vec)
-		default:
-			cos[i] = c.Vector(d).Dot(q.Vec)
-		}
-		cos[i] = max(1e-12, cos[i])
-	}
 }
 
 // among is the documents docs of c, numbered by their place in docs, as a

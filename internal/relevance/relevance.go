@@ -192,24 +192,31 @@ func matrixRows(c Corpus, dim, n int) []float32 {
 // query with document d of c, once.
 func cosines(q Query, c Corpus, cos []float64) func(d int) {
 	n := c.Len()
-	dense, _ := c.(DenseCorpus)
-	dim := len(q.Vec)
-	rows := matrixRows(c, dim, n)
+	cosine := cosineWith(q, c)
 	return func(d int) {
-		if d < 0 || d >= n || cos[d] != 0 {
-			return
+		if d >= 0 && d < n && cos[d] == 0 {
+			cos[d] = cosine(d)
 		}
+	}
+}
+
+// cosineWith returns a function giving the cosine of the query with
+// document d of c, at least 1e-12 (0 is "not yet taken"): read from c's
+// matrix when it has one, else its dense vector, else its Vector.
+func cosineWith(q Query, c Corpus) func(d int) float64 {
+	dim := len(q.Vec)
+	rows := matrixRows(c, dim, c.Len())
+	dense, _ := c.(DenseCorpus)
+	return func(d int) float64 {
 		if rows != nil {
-			cos[d] = max(1e-12, Dot(rows[d*dim:(d+1)*dim], q.Vec))
-			return
+			return max(1e-12, Dot(rows[d*dim:(d+1)*dim], q.Vec))
 		}
 		if dense != nil {
-			if v := dense.Dense(d); len(v) == len(q.Vec) {
-				cos[d] = max(1e-12, Dot(v, q.Vec))
-				return
+			if v := dense.Dense(d); len(v) == dim {
+				return max(1e-12, Dot(v, q.Vec))
 			}
 		}
-		cos[d] = max(1e-12, c.Vector(d).Dot(q.Vec))
+		return max(1e-12, c.Vector(d).Dot(q.Vec))
 	}
 }
 
