@@ -5,7 +5,9 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -54,19 +56,46 @@ func TestInternalImportsNoBackend(t *testing.T) {
 }
 
 // TestLibraryBuildsNoAgentFramework: the library's own packages use
-// langchaingo's memory, schema and model interfaces, never its chains,
-// agents or prompt templates, whose template engine brings a tree of
-// dependencies (a terminal package among them) into every program built
-// with them. Examples, the command-line tools and memorytest, which runs a
-// memory inside real chains, may.
+// langchaingo's memory, schema, model and callback interfaces, never its
+// chains, agents, prompt templates or tools, whose template engine and
+// calculator bring a tree of dependencies (a terminal package among them)
+// into every program built with them. The modules of their own may.
 func TestLibraryBuildsNoAgentFramework(t *testing.T) {
-	heavy := []string{"github.com/tmc/langchaingo/chains", "github.com/tmc/langchaingo/agents", "github.com/tmc/langchaingo/prompts"}
-	skip := []string{"examples", "cmd", filepath.Join("adapters", "langchaingo", "memorytest"), filepath.Join("adapters", "eino")}
+	heavy := []string{"github.com/tmc/langchaingo/chains", "github.com/tmc/langchaingo/agents", "github.com/tmc/langchaingo/prompts", "github.com/tmc/langchaingo/tools"}
+	skip := []string{"examples", "cmd", filepath.Join("adapters", "langchaingo", "chaintest"), filepath.Join("adapters", "eino"), filepath.Join("dmem", "pgstore")}
 	eachImport(t, ".", skip, func(file, p string) {
 		if slices.Contains(heavy, p) {
 			t.Errorf("%s imports %s", file, p)
 		}
 	})
+}
+
+// TestModuleGraphStaysLean: a project that requires engram finds in its
+// module graph none of what the evaluation harness, the examples and the
+// chain checks need: no plotting, no progress bar, no terminal package.
+// Those live in modules of their own; a test importing langchaingo's
+// chains or tools here would bring the terminal package back.
+func TestModuleGraphStaysLean(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(gobin); err != nil {
+		t.Skipf("no go command beside the toolchain: %v", err)
+	}
+	cmd := exec.Command(gobin, "mod", "graph")
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly", "GOPROXY=off")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Skipf("go mod graph: %v", err)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		for _, m := range []string{"gonum.org/v1/plot@", "github.com/schollz/progressbar/", "golang.org/x/term@"} {
+			if _, dep, ok := strings.Cut(line, " "); ok && strings.HasPrefix(dep, m) {
+				t.Errorf("the module graph holds %s", line)
+			}
+		}
+	}
 }
 
 // TestMemoryFilesStayReadable: package dmem, without the stores that live

@@ -4,15 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/callbacks"
 	"github.com/engram-go/engram/ratedistortion"
-	"github.com/tmc/langchaingo/agents"
-	"github.com/tmc/langchaingo/chains"
-	"github.com/tmc/langchaingo/llms/fake"
-	"github.com/tmc/langchaingo/tools"
+	"github.com/tmc/langchaingo/schema"
 )
 
 // printer is a RewardSink that prints what it is given, then passes it on.
@@ -28,35 +24,33 @@ func (p printer) Observe(ctx context.Context, s engram.Step) error {
 	return p.next.Observe(ctx, s)
 }
 
-// An agent loop feeds its memory with one handler; the tool is wrapped so
-// that the executor's tool calls are reported.
+// An agent loop feeds its memory through one handler. langchaingo's
+// executor calls it when given agents.WithCallbacksHandler(rw) and
+// agents.WithMemory(rw.Memory(mem)), as the package documentation shows;
+// a loop of one's own calls it the same way, here for one turn.
 func ExampleRewarder() {
 	ctx := context.Background()
 	mem, _ := ratedistortion.New()
 	rw, _ := callbacks.New(printer{mem})
 	defer rw.Close(ctx)
+	turns := rw.Memory(mem) // stores a turn's tool steps with it, before the answer
+	calc := callbacks.WrapTool(toolFunc{"calculator", func(string) (string, error) { return "42", nil }}, rw)
 
-	llm := fake.NewFakeLLM([]string{
-		"Thought: Do I need to use a tool? Yes\nAction: calculator\nAction Input: 6*7",
-		"Thought: Do I need to use a tool? No\nAI: 42",
-	})
-	calc := callbacks.WrapTool(tools.Calculator{}, rw)
-	agent := agents.NewConversationalAgent(llm, []tools.Tool{calc})
-	// rw.Memory stores the tool's result in its turn, before the answer.
-	exec := agents.NewExecutor(agent, agents.WithMemory(rw.Memory(mem)), agents.WithCallbacksHandler(rw))
-
-	out, _ := chains.Run(ctx, exec, "What is six times seven?")
+	in := map[string]any{"input": "What is six times seven?"}
+	_, _ = turns.LoadMemoryVariables(ctx, in) // the turn starts
+	out, _ := calc.Call(ctx, "6*7")           // the wrapped tool reports its result
+	rw.HandleAgentFinish(ctx, schema.AgentFinish{ReturnValues: map[string]any{"output": out}})
+	_ = turns.SaveContext(ctx, in, map[string]any{"output": out})
 	_ = rw.Flush(ctx) // the finish's reward is delivered after the answer is saved
-	fmt.Println("answer:", strings.TrimSpace(out))
+
 	vars, _ := mem.LoadMemoryVariables(ctx, map[string]any{"input": "six times seven"})
 	fmt.Println(vars["history"])
 	// Output:
 	// observe tool_result +0.1: calculator(6*7) → 42
 	// reward +1.0
-	// answer: 42
 	// Human: What is six times seven?
 	// tool: calculator(6*7) → 42
-	// AI:  42
+	// AI: 42
 }
 
 // A chat UI reports a thumbs-up or -down, or any rating with a note.

@@ -16,7 +16,6 @@ import (
 	"github.com/engram-go/engram/dmem"
 	lcb "github.com/tmc/langchaingo/callbacks"
 	"github.com/tmc/langchaingo/schema"
-	"github.com/tmc/langchaingo/tools"
 )
 
 func newRewarder(t testing.TB, sink engram.RewardSink, opts ...callbacks.Option) *callbacks.Rewarder {
@@ -351,13 +350,13 @@ func TestLongTextIsCut(t *testing.T) {
 	}
 }
 
-// toolFunc is a tools.Tool made of a function.
+// toolFunc is a Tool made of a function.
 type toolFunc struct {
 	name string
 	f    func(string) (string, error)
 }
 
-var _ tools.Tool = toolFunc{}
+var _ callbacks.Tool = toolFunc{}
 
 func (t toolFunc) Name() string                                      { return t.name }
 func (t toolFunc) Description() string                               { return t.name + " things" }

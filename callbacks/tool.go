@@ -4,7 +4,6 @@ import (
 	"context"
 
 	lcb "github.com/tmc/langchaingo/callbacks"
-	"github.com/tmc/langchaingo/tools"
 )
 
 // callKey is the context key under which a wrapped tool's events carry the call.
@@ -25,9 +24,23 @@ type ToolOption func(*tool)
 // ends the run on a tool error. Default: errors are returned unchanged.
 func ErrorsAsObservations() ToolOption { return func(t *tool) { t.observeErrors = true } }
 
-// tool is a tools.Tool that reports its calls to a handler.
+// Tool is langchaingo's tools.Tool, declared here with the same methods so
+// that the handler does not import langchaingo's tools package (its
+// calculator brings a Starlark interpreter, and a terminal package with
+// it, into every build): any tools.Tool is a Tool, and every Tool, such as
+// the one [WrapTool] returns, is a tools.Tool.
+type Tool interface {
+	// Name is the tool's name, as the agent's prompt gives it.
+	Name() string
+	// Description tells the agent what the tool does.
+	Description() string
+	// Call runs the tool on its input.
+	Call(ctx context.Context, input string) (string, error)
+}
+
+// tool is a Tool that reports its calls to a handler.
 type tool struct {
-	tools.Tool
+	Tool
 	handler       lcb.Handler
 	observeErrors bool
 }
@@ -38,7 +51,7 @@ type tool struct {
 // carry the tool's name, so steps read "search(weather in Paris) → 18°C".
 // Name, Description and the call itself are t's. Do not also give t its own
 // handler, or each call is reported twice. A nil h returns t.
-func WrapTool(t tools.Tool, h lcb.Handler, opts ...ToolOption) tools.Tool {
+func WrapTool(t Tool, h lcb.Handler, opts ...ToolOption) Tool {
 	if h == nil {
 		return t
 	}

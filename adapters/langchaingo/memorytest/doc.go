@@ -1,22 +1,23 @@
-// Package memorytest checks that a memory drops into langchaingo wherever it
-// expects one, the way testing/slogtest checks a slog.Handler:
+// Package memorytest checks what both engram memories promise beyond
+// schema.Memory, the way testing/slogtest checks a slog.Handler:
 //
-//	func TestLangchaingo(t *testing.T) {
-//		memorytest.Run(t, func(t *testing.T) schema.Memory { return newMemory(t) })
+//	func TestEngram(t *testing.T) {
+//		memorytest.Engram(t, func(t *testing.T, o memorytest.Options) (memorytest.Explainer, error) {
+//			return newMemory(t, o) // o's set fields mapped to the memory's options
+//		})
 //	}
 //
-// Each check runs a few turns through a langchaingo chain driven by a fake
-// model that records its prompts, and asserts that a fact said in the first
-// turn is in the prompt of a later one. The memory must return a string
-// (langchaingo's executor takes only string inputs) and keep a short
-// conversation whole under its default budget.
+// [Engram] checks the options of the same name (WithTokenBudget, the keys
+// and prefixes, WithReturnMessages, WithHalfLife, WithMaxUnits,
+// WithRedundancyThreshold, WithMaxMessageBytes), Explain's
+// [engram.LoadReport], and one answer to one bad input (an empty turn or
+// step, a non-finite reward, a message too large: an error wrapping
+// [engram.ErrInvalidInput], and nothing stored). ratedistortion and dmem
+// run it from their tests. [Clear] checks that Clear forgets, and
+// [Recorder] is a fake model, safe for concurrent use, that records the
+// prompts it is given.
 //
-// [Engram] checks what both engram memories share beyond schema.Memory: the
-// options of the same name (WithTokenBudget, the keys and prefixes,
-// WithReturnMessages, WithHalfLife, WithMaxUnits, WithRedundancyThreshold,
-// WithMaxMessageBytes), Explain's [engram.LoadReport], and one answer to
-// one bad input (an empty turn or step, a non-finite reward, a message too
-// large: an error wrapping [engram.ErrInvalidInput], and nothing stored).
-// ratedistortion and dmem run it from their tests, each mapping [Options]
-// to its own options.
+// The checks that run a memory inside langchaingo's chains and agent
+// executor are in the module adapters/langchaingo/chaintest, so that this
+// package, and the library, need no chains.
 package memorytest

@@ -1,4 +1,4 @@
-package callbacks_test
+package chaintest_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/callbacks"
 	"github.com/tmc/langchaingo/agents"
 	"github.com/tmc/langchaingo/chains"
@@ -323,3 +324,38 @@ func TestFailedTurnDeliversHeldSteps(t *testing.T) {
 		t.Fatalf("Close did not deliver the held step: %v", got)
 	}
 }
+
+// TestNotFinishedIsOneFailure: an agent that runs out of iterations ends
+// with the executor's "not finished" finish and then its chain error; the
+// handler reports the failure once, as the chain error, and never
+// rewards the give-up as a finish.
+func TestNotFinishedIsOneFailure(t *testing.T) {
+	ctx := context.Background()
+	mem := memories[0].new(t)
+	sink := &recorder{next: mem}
+	rw := newRewarder(t, sink)
+	calc := callbacks.WrapTool(tools.Calculator{}, rw)
+	llm := fake.NewFakeLLM([]string{"Thought: Do I need to use a tool? Yes\nAction: calculator\nAction Input: 1+1"})
+	agent := agents.NewConversationalAgent(llm, []tools.Tool{calc})
+	exec := agents.NewExecutor(agent, agents.WithMaxIterations(1), agents.WithMemory(rw.Memory(mem)), agents.WithCallbacksHandler(rw))
+	if _, err := chains.Run(ctx, exec, "Count forever"); !errors.Is(err, agents.ErrNotFinished) {
+		t.Fatalf("run ended with %v, want the executor's not finished", err)
+	}
+	flush(t, rw)
+	var failures int
+	for _, c := range sink.Calls() {
+		switch {
+		case c.Op == "reward" && c.Reward > 0:
+			t.Errorf("the give-up was rewarded: %v", sink.Calls())
+		case c.Kind == engram.StepChainError:
+			failures++
+		}
+	}
+	if failures != 1 {
+		t.Fatalf("%d chain errors reported, want 1: %v", failures, sink.Calls())
+	}
+}
+
+// Every langchaingo tool is a callbacks.Tool, and a wrapped one is a
+// langchaingo tool again.
+var _ tools.Tool = callbacks.WrapTool(tools.Calculator{}, nil)
