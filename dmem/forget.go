@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/engram-go/engram/dmem/internal/nearby"
 	"github.com/engram-go/engram/dmem/store"
 	"github.com/engram-go/engram/internal/text"
 )
@@ -140,7 +141,7 @@ const (
 // the merge threshold (close, which the novelty probe found among the
 // units sharing an LSH bucket with the step) that also pass sameWords; nil
 // if none. best is the nearest unit, at cosine sim, and is tried first.
-func (m *Memory) duplicate(s string, lx lexis, best *unit, sim float64, close []near) *unit {
+func (m *Memory) duplicate(s string, lx lexis, best *unit, sim float64, close []nearby.Near[*unit]) *unit {
 	if best == nil || sim < m.opts.Redundancy {
 		return nil
 	}
@@ -150,19 +151,19 @@ func (m *Memory) duplicate(s string, lx lexis, best *unit, sim float64, close []
 	if held(best) && sameWords(s, best.Text, lx, m.lexisOf(best)) {
 		return best
 	}
-	cs := slices.DeleteFunc(close, func(c near) bool { return c.u == best || !held(c.u) })
-	slices.SortFunc(cs, func(a, b near) int {
-		if a.sim != b.sim {
-			if a.sim > b.sim {
+	cs := slices.DeleteFunc(close, func(c nearby.Near[*unit]) bool { return c.Item == best || !held(c.Item) })
+	slices.SortFunc(cs, func(a, b nearby.Near[*unit]) int {
+		if a.Sim != b.Sim {
+			if a.Sim > b.Sim {
 				return -1
 			}
 			return 1
 		}
-		return int(a.u.Seq - b.u.Seq)
+		return int(a.Item.Seq - b.Item.Seq)
 	})
 	for _, c := range cs[:min(len(cs), dupCandidates-1)] {
-		if sameWords(s, c.u.Text, lx, m.lexisOf(c.u)) {
-			return c.u
+		if sameWords(s, c.Item.Text, lx, m.lexisOf(c.Item)) {
+			return c.Item
 		}
 	}
 	return nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem/boltstore"
+	"github.com/engram-go/engram/dmem/internal/nearby"
 	"github.com/engram-go/engram/dmem/internal/vecindex"
 	"github.com/engram-go/engram/dmem/store"
 	"github.com/engram-go/engram/internal/credit"
@@ -38,8 +39,8 @@ type Memory struct {
 	closed    bool
 	ix        *vecindex.Index      // core units' vectors, in memory only; a store has its own
 	words     *words               // resident units' words, for relevance
-	lsh       *lsh                 // nil until the dimension is known
-	probed    []near               // the units a save's probe found close; scratch
+	lsh       *nearby.Index[*unit] // nil until the dimension is known
+	probed    []nearby.Near[*unit] // the units a save's probe found close; scratch
 	lexes     map[*unit]lexis      // the lexis of units a save compared with lately (lexisOf)
 	byID      map[string]*unit     // resident units: core and short-term
 	groups    map[int64][]*unit    // resident units by group

@@ -178,7 +178,7 @@ func (m *Memory) place(u *unit, r Route, p float64, kind EventKind, lx lexis, b 
 func (m *Memory) resident(u *unit, lx lexis) {
 	m.byID[u.ID] = u
 	m.groups[u.Group] = append(m.groups[u.Group], u)
-	m.lsh.add(u)
+	m.lsh.Add(u)
 	m.words.add(u, lx)
 	m.slots.Add(u.Seq, u.Facts)
 }
@@ -191,7 +191,7 @@ func (m *Memory) unplace(u *unit) {
 	} else {
 		delete(m.groups, u.Group)
 	}
-	m.lsh.remove(u)
+	m.lsh.Remove(u)
 	m.words.remove(u)
 	m.slots.Remove(u.Seq, u.Facts)
 	if u.heapIdx >= 0 {

@@ -248,7 +248,7 @@ func (m *Memory) step(d *draft, b *batch) string {
 	}
 	var nearest *unit
 	var sim float64
-	nearest, sim, m.probed = m.lsh.nearest(d.vec, m.opts.Redundancy, m.probed[:0])
+	nearest, sim, m.probed = m.lsh.Nearest(d.vec, m.opts.Redundancy, m.probed[:0])
 	c := max(sim, m.seen.best(d.vec))
 	u.Novelty = lexicalNovelty(d.keys, d.salient, d.flags, m.df) * (1 - math.Pow(c, 6))
 	f := stepFeatures(u.Role, u.Kind, u.Flags, u.Tokens, u.Novelty, d.vec)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem/internal/nearby"
 	"github.com/engram-go/engram/dmem/store"
 	"github.com/engram-go/engram/internal/facts"
 	"github.com/engram-go/engram/internal/text"
@@ -80,7 +81,7 @@ type unit struct {
 	History   []Event
 
 	heapIdx int            // position in the eviction heap; -1 outside core
-	lshMark uint32         // the lsh search that last compared it (lsh.mark)
+	lsh     nearby.Entry   // its record in Memory.lsh
 	slot    int            // slot in the words index; -1 when not resident
 	indexed bool           // present in the chromem index
 	facts   facts.Analysis // what its text says of the turns before it (internal/facts)

@@ -1,0 +1,23 @@
+package nearby_test
+
+import (
+	"fmt"
+
+	"github.com/engram-go/engram/dmem/internal/nearby"
+)
+
+type doc struct {
+	name string
+	vec  []float32
+	e    nearby.Entry
+}
+
+// A memory asks, as it saves a step, which stored item it is nearest.
+func Example() {
+	ix := nearby.New(3, func(d *doc) ([]float32, *nearby.Entry) { return d.vec, &d.e })
+	ix.Add(&doc{name: "north", vec: []float32{1, 0, 0}})
+	ix.Add(&doc{name: "east", vec: []float32{0, 1, 0}})
+	best, sim, _ := ix.Nearest([]float32{0.6, 0.8, 0}, 0.9, nil)
+	fmt.Printf("%s %.1f\n", best.name, sim)
+	// Output: east 0.8
+}
