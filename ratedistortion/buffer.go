@@ -71,6 +71,7 @@ type Buffer struct {
 	slotVec       map[string][]float32 // each slot's words embedded, by key (embedSlots)
 	credit        *credit.Ledger       // what ratings taught (Reward)
 	said          map[uint64]*entry    // the latest human message of each text, by squashedHash (repeat.go)
+	replies       map[uint64]said      // the replies of the pool that say each text, by squashedHash
 }
 
 var (
@@ -112,6 +113,7 @@ func (b *Buffer) reset() {
 	b.slotVec = nil
 	b.credit = credit.New()
 	b.said = make(map[uint64]*entry)
+	b.replies = make(map[uint64]said)
 	b.cleared++
 }
 

@@ -230,6 +230,9 @@ func (b *Buffer) selectUnits(query string, qvec []float32, off relevance.Compone
 		e := b.entryAt(d)
 		f := b.features(e, rel[d], off)
 		u := b.score(f)
+		if e.formulaic {
+			u = b.ownRelevance(f, u)
+		}
 		cost := e.unit.Tokens
 		// A message is selected on its own (a pair's reply and its turn
 		// compete apart: on real dialogue pairing them lost 0.03–0.06 of
@@ -365,6 +368,9 @@ func (b *Buffer) redundancyEdges(items []knapsack.Item, members [][]int, units [
 		for _, i := range members[k] {
 			units[i].features.Redundancy = max(0, red[k])
 			units[i].utility = b.score(units[i].features)
+			if units[i].e.formulaic {
+				units[i].utility = b.ownRelevance(units[i].features, units[i].utility)
+			}
 			items[k].Weight += units[i].utility
 		}
 	}
@@ -380,6 +386,17 @@ func (b *Buffer) score(f engram.Features) float64 {
 		return 0
 	}
 	return min(u, maxUtility)
+}
+
+// ownRelevance returns what relevance adds to u, the utility of a unit
+// with features f, if that is most of u, and 0 otherwise: all a formulaic
+// reply is worth (repeat.go).
+func (b *Buffer) ownRelevance(f engram.Features, u float64) float64 {
+	f.Relevance = 0
+	if r := u - b.score(f); r >= u/2 {
+		return r
+	}
+	return 0
 }
 
 // maxUtility caps a unit's utility, so that the sums the selector forms

@@ -217,3 +217,57 @@ func TestRepeatRenumbersIndex(t *testing.T) {
 		t.Errorf("the repeated turn is not found:\n%s", h)
 	}
 }
+
+// TestFormulaicReplyNeedsItsQuestion: a stock reply ("ok"), which other
+// replies say word for word, is kept for its relevance alone, so that the
+// budget goes to what says something; a reply of its own is kept as
+// before, and a stock reply the question is about still is.
+func TestFormulaicReplyNeedsItsQuestion(t *testing.T) {
+	b := newBuffer(t, WithTokenBudget(120))
+	for i := range 200 {
+		save(t, b, fmt.Sprintf("Chatter line %d about the weather and lunch %d.", i, i%7), "ok")
+	}
+	save(t, b, "Anything else?", "Your dentist appointment moved to Thursday at 3 pm.")
+	kept := func(query string) (stock, own, humans int) {
+		t.Helper()
+		load(t, b, query)
+		x, ok := b.ExplainSelection()
+		if !ok {
+			t.Fatal("no selection to explain")
+		}
+		for _, u := range x.Units {
+			switch {
+			case !u.Kept:
+			case u.Role == engram.RoleHuman:
+				humans++
+			case u.Text == "ok":
+				stock++
+			default:
+				own++
+			}
+		}
+		return stock, own, humans
+	}
+	stock, own, humans := kept("What is the capital of Peru?")
+	if stock != 0 || own != 1 {
+		t.Errorf("kept %d stock replies and %d of its own, want 0 and 1", stock, own)
+	}
+	// The same load with every "ok" valued as a reply of its own: stock
+	// replies fill the budget, crowding out questions.
+	for _, e := range b.pool {
+		e.formulaic = false
+	}
+	stock2, _, humans2 := kept("What is the capital of Peru?")
+	if stock2 == 0 || humans2 >= humans {
+		t.Fatalf("valued as replies of their own, %d stock replies and %d questions were kept (%d questions without them): the test shows nothing", stock2, humans2, humans)
+	}
+	// A stock reply kept for its own relevance: the question is about it.
+	b = newBuffer(t, WithTokenBudget(60))
+	save(t, b, "Shall I book the table?", "Jawohl, mein Kapitän.")
+	for i := range 40 {
+		save(t, b, fmt.Sprintf("Chatter line %d about the weather and lunch %d.", i, i%7), "Jawohl, mein Kapitän.")
+	}
+	if h := load(t, b, "Who says Jawohl, mein Kapitän?"); !strings.Contains(h, "Jawohl") {
+		t.Fatalf("a stock reply the question names was left out:\n%s", h)
+	}
+}

@@ -36,6 +36,8 @@ type entry struct {
 	factTerms []string         // terms and its facts' words, for the lexical index (indexTerms); nil until asked
 	factsRead bool             // the fact extractor read it (WithFacts): a long-term tier need not again
 	plain     bool             // its text shows as it is, on one line (memvars.Plain)
+	says      uint64           // a reply's squashedHash, once noteSaid has counted it
+	formulaic bool             // a reply another reply said word for word (repeat.go)
 }
 
 // draft is a unit prepared outside the lock, before it has a place in the pool.
