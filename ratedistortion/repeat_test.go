@@ -1,6 +1,7 @@
 package ratedistortion
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math"
@@ -269,5 +270,52 @@ func TestFormulaicReplyNeedsItsQuestion(t *testing.T) {
 	}
 	if h := load(t, b, "Who says Jawohl, mein Kapitän?"); !strings.Contains(h, "Jawohl") {
 		t.Fatalf("a stock reply the question names was left out:\n%s", h)
+	}
+}
+
+// TestFormulaicSurvivesRestoreAndCap: a restored buffer knows its stock
+// replies again, and one whose copies the pool cap let go is a reply of
+// its own once more.
+func TestFormulaicSurvivesRestoreAndCap(t *testing.T) {
+	b := newBuffer(t, WithMaxUnits(6))
+	save(t, b, "First question?", "ok")
+	save(t, b, "Second question?", "ok")
+	stock := func(b *Buffer) (n int) {
+		for _, e := range b.pool {
+			if e.formulaic {
+				n++
+			}
+		}
+		return n
+	}
+	if n := stock(b); n != 2 {
+		t.Fatalf("%d stock replies, want 2", n)
+	}
+	var buf bytes.Buffer
+	if err := b.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Restore(context.Background(), &buf, WithMaxUnits(6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := stock(r); n != 2 {
+		t.Fatalf("restored: %d stock replies, want 2", n)
+	}
+	// Two more turns: the cap lets the first two go, and with them the
+	// count of what the replies say.
+	save(t, r, "Third question?", "Sure thing, see you at noon.")
+	save(t, r, "Fourth question?", "ok")
+	if r.Len() > 6 {
+		t.Fatalf("pool holds %d units over its cap of 6", r.Len())
+	}
+	var oks []bool
+	for _, e := range r.pool {
+		if e.unit.Text == "ok" {
+			oks = append(oks, e.formulaic)
+		}
+	}
+	if got := r.replies[squashedHash("ok")].n; got != len(oks) {
+		t.Fatalf("the pool holds %d stock replies and counts %d", len(oks), got)
 	}
 }
