@@ -56,8 +56,8 @@ func TestInternalImportsNoBackend(t *testing.T) {
 }
 
 // TestLibraryBuildsNoAgentFramework: the library's own packages use
-// langchaingo's memory, schema, model and callback interfaces, never its
-// chains, agents, prompt templates or tools, whose template engine and
+// langchaingo's schema, model, embedding and callback interfaces, never
+// its chains, agents, prompt templates or tools, whose template engine and
 // calculator bring a tree of dependencies (a terminal package among them)
 // into every program built with them. The modules of their own may.
 func TestLibraryBuildsNoAgentFramework(t *testing.T) {

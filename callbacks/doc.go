@@ -1,5 +1,5 @@
 // Package callbacks turns a langchaingo agent's steps into rewards for an
-// engram memory, with one line in the agent loop:
+// engram memory, with one handler in the agent loop:
 //
 //	rw, err := callbacks.New(mem) // mem: any engram.RewardSink, such as both backends
 //	if err != nil { … }

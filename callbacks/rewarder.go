@@ -120,7 +120,7 @@ func (r *Rewarder) HandleChainStart(ctx context.Context, inputs map[string]any) 
 // HandleChainEnd forgets what HandleChainStart remembered.
 func (r *Rewarder) HandleChainEnd(ctx context.Context, _ map[string]any) { r.runs.pop(ctx) }
 
-// HandleChainError reports a failed chain as a [engram.StepChainError] with
+// HandleChainError reports a failed chain as an [engram.StepChainError] with
 // the input it was given, unless the error was already reported by a tool or
 // an inner chain of the same run.
 func (r *Rewarder) HandleChainError(ctx context.Context, err error) {
@@ -147,19 +147,19 @@ func (r *Rewarder) HandleToolStart(ctx context.Context, input string) {
 	}
 }
 
-// HandleToolEnd reports a tool's output as a [engram.StepToolResult].
+// HandleToolEnd reports a tool's output as an [engram.StepToolResult].
 func (r *Rewarder) HandleToolEnd(ctx context.Context, output string) {
 	r.report(event{ctx: ctx, step: engram.Step{Kind: engram.StepToolResult}, subject: r.toolSubject(ctx), output: output})
 }
 
-// HandleToolError reports a tool's failure as a [engram.StepToolError].
+// HandleToolError reports a tool's failure as an [engram.StepToolError].
 func (r *Rewarder) HandleToolError(ctx context.Context, err error) {
 	subject := r.toolSubject(ctx)
 	r.runs.reported(runKey(ctx), err)
 	r.report(event{ctx: ctx, step: engram.Step{Kind: engram.StepToolError}, subject: subject, err: err})
 }
 
-// HandleAgentFinish reports the end of a run as a [engram.StepFinish]. The
+// HandleAgentFinish reports the end of a run as an [engram.StepFinish]. The
 // executor's "not finished before max iterations" is left to the chain error
 // that always follows it.
 func (r *Rewarder) HandleAgentFinish(ctx context.Context, f schema.AgentFinish) {

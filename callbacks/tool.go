@@ -25,10 +25,11 @@ type ToolOption func(*tool)
 func ErrorsAsObservations() ToolOption { return func(t *tool) { t.observeErrors = true } }
 
 // Tool is langchaingo's tools.Tool, declared here with the same methods so
-// that the handler does not import langchaingo's tools package (its
-// calculator brings a Starlark interpreter, and a terminal package with
-// it, into every build): any tools.Tool is a Tool, and every Tool, such as
-// the one [WrapTool] returns, is a tools.Tool.
+// that the handler does not import langchaingo's tools package, whose
+// calculator brings a Starlark interpreter into every build and its
+// module's requirements (a terminal package among them) into every module
+// graph: any tools.Tool is a Tool, and every Tool, such as the one
+// [WrapTool] returns, is a tools.Tool.
 type Tool interface {
 	// Name is the tool's name, as the agent's prompt gives it.
 	Name() string

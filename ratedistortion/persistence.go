@@ -350,8 +350,13 @@ func (s *snapshot) encodeVersion(version uint16) []byte {
 func readSnapshot(r io.Reader) (*snapshot, error) {
 	head := make([]byte, headerLen)
 	if n, err := io.ReadFull(r, head); err != nil {
-		if n == 0 && err == io.EOF {
+		switch {
+		case n == 0 && err == io.EOF:
 			return nil, corrupt("empty input")
+		case err != io.EOF && err != io.ErrUnexpectedEOF:
+			// The reader failed (a directory, a disk error): the input may
+			// be sound, and the error says why it could not be read.
+			return nil, fmt.Errorf("read: %w", err)
 		}
 		if n < len(magic) || string(head[:len(magic)]) != magic {
 			return nil, corrupt("not a saved buffer")

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"log/slog"
 	"math"
 	"os"
@@ -17,6 +18,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/engram-go/engram"
@@ -419,6 +421,26 @@ func TestRestoreRefusesDamage(t *testing.T) {
 			t.Fatalf("restore read %d bytes past the saved buffer", 4-r.Len())
 		}
 	})
+}
+
+// TestRestoreReadErrorIsNotDamage: a reader that fails, at any byte, gives
+// its own error, not ErrCorrupt: the saved buffer may be sound, and a
+// caller that deletes what is corrupt must not delete it. A directory
+// given as the file is one such reader.
+func TestRestoreReadErrorIsNotDamage(t *testing.T) {
+	data := saved(t, richBuffer(t, persistOpts()...))
+	disk := errors.New("disk read failed")
+	for _, n := range []int{0, 1, len(magic), headerLen - 1, headerLen, headerLen + 10} {
+		r := io.MultiReader(bytes.NewReader(data[:n]), iotest.ErrReader(disk))
+		b, err := Restore(context.Background(), r, persistOpts()...)
+		if b != nil || !errors.Is(err, disk) || errors.Is(err, ErrCorrupt) {
+			t.Fatalf("a read failing after %d bytes: restore gave %v, %v; want nil and the read's error, not ErrCorrupt", n, b, err)
+		}
+	}
+	_, err := RestoreFile(context.Background(), t.TempDir(), persistOpts()...)
+	if err == nil || errors.Is(err, ErrCorrupt) {
+		t.Fatalf("restoring a directory gave %v, want the read's error, not ErrCorrupt", err)
+	}
 }
 
 // reseal wraps body in a header and a valid checksum.

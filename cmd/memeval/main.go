@@ -70,7 +70,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", dataset.DefaultGenConfig().Seed, "seed of the generated set")
 	samples := fs.Int("samples", 5, "conversations to generate")
 	paraphrase := fs.Float64("paraphrase", dataset.DefaultGenConfig().Paraphrase, "share of generated questions worded away from their evidence; 1 is the hard set")
-	memories := fs.String("memories", "all", "comma-separated memories to run: "+names(eval.All()))
+	memories := fs.String("memories", "all", "comma-separated memories to run: "+names(eval.All())+
+		"; with -long also rd-cap500 and rd-tiers, with -updates rd-facts and dmem-facts")
 	budgets := fs.String("budgets", "512,1024,2048,4096", "comma-separated token budgets")
 	asJSON := fs.Bool("json", false, "print results as JSON instead of a table")
 	chart := fs.String("chart", "", "PNG chart to write (e.g. docs/memeval.png); empty for none")
@@ -197,9 +198,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 			questions = rs[0].Questions
 		}
 		if *long {
-			fmt.Fprintf(stdout, "%d conversations joined into one, %d scored questions, %s\n", len(ss), questions, time.Since(start).Round(time.Second))
+			fmt.Fprintf(stdout, "%s joined into one, %d scored questions, %s\n", count(len(ss), "conversation"), questions, time.Since(start).Round(time.Second))
 		} else {
-			fmt.Fprintf(stdout, "%d conversations, %d scored questions\n", len(ss), questions)
+			fmt.Fprintf(stdout, "%s, %d scored questions\n", count(len(ss), "conversation"), questions)
 		}
 		if err := eval.WriteTable(stdout, rs); err != nil {
 			return err
@@ -208,7 +209,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if chartFile == nil {
 		return nil
 	}
-	if err := eval.WriteChart(chartFile, rs, fmt.Sprintf("evidence recall, %d conversations", len(ss))); err != nil {
+	if err := eval.WriteChart(chartFile, rs, "evidence recall, "+count(len(ss), "conversation")); err != nil {
 		chartFile.Close()
 		os.Remove(*chart)
 		return err
@@ -261,8 +262,8 @@ func runUpdates(us []updates.Sample, factMiss int, memories, budgets, offList st
 		return printJSON(stdout, rs)
 	}
 	if len(rs) > 0 {
-		fmt.Fprintf(stdout, "%d conversations of facts that change, %d single-hop and %d multi-hop questions, %s\n",
-			len(us), rs[0].SingleHopN, rs[0].MultiHopN, time.Since(start).Round(time.Second))
+		fmt.Fprintf(stdout, "%s of facts that change, %d single-hop and %d multi-hop questions, %s\n",
+			count(len(us), "conversation"), rs[0].SingleHopN, rs[0].MultiHopN, time.Since(start).Round(time.Second))
 	}
 	return eval.WriteUpdateTable(stdout, rs)
 }
@@ -295,8 +296,8 @@ func runFeedback(ss []dataset.Sample, ratings, memories, budgets, offList string
 		return printJSON(stdout, res)
 	}
 	if len(res) > 0 {
-		fmt.Fprintf(stdout, "%d conversations, %d questions asked in-stream (%d repeats) and again at the end, %s\n",
-			len(ss), res[0].Questions, res[0].RepeatN, time.Since(start).Round(time.Second))
+		fmt.Fprintf(stdout, "%s, %d questions asked in-stream (%d repeats) and again at the end, %s\n",
+			count(len(ss), "conversation"), res[0].Questions, res[0].RepeatN, time.Since(start).Round(time.Second))
 	}
 	return eval.WriteFeedbackTable(stdout, res)
 }
@@ -367,4 +368,12 @@ func names(ms []eval.Memory) string {
 		ns = append(ns, m.Name)
 	}
 	return strings.Join(ns, ",")
+}
+
+// count returns n and the noun, plural unless n is 1: "1 conversation".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -289,6 +289,29 @@ func TestPathKeepsMemory(t *testing.T) {
 	}
 }
 
+// TestBadPathRefusedAtStart: a -path the memory cannot be kept at is
+// refused before the chat starts, so that no conversation is lost when it
+// ends; a path in a directory not made yet is made.
+func TestBadPathRefusedAtStart(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a-file")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, memory := range []string{"rd", "dmem"} {
+		var out strings.Builder
+		err := run(context.Background(), []string{"-memory", memory, "-path", filepath.Join(file, "under", "it")}, strings.NewReader("My name is Ada.\n"), &out)
+		if err == nil || strings.Contains(out.String(), "Noted.") {
+			t.Errorf("-memory %s with a path under a file: err %v after %q, want an error before the chat", memory, err, out.String())
+		}
+	}
+	nested := filepath.Join(dir, "new", "chat.rd")
+	chat(t, "My name is Ada.\n", "-memory", "rd", "-path", nested)
+	if _, err := os.Stat(nested); err != nil {
+		t.Fatalf("the buffer was not kept in a new directory: %v", err)
+	}
+}
+
 func TestDefaultsAreOffline(t *testing.T) {
 	out := chat(t, "The wifi password is kiwi-7731.\nWhat is the wifi password?\n")
 	for _, w := range []string{"memory dmem", "model local", "offline stand-in", `You told me: "The wifi password is kiwi-7731."`} {

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -125,7 +126,9 @@ func newBackend(ctx context.Context, c config, llm llms.Model) (*backend, error)
 }
 
 // newRD returns the rate-distortion buffer: restored from the file at path
-// if it exists, else new (path "" for none).
+// if it exists, else new (path "" for none) and saved there at once, its
+// directory created if missing, so that a path the buffer cannot be saved
+// to is refused before the chat starts, not when it ends.
 func newRD(ctx context.Context, path string, opts []ratedistortion.Option) (*ratedistortion.Buffer, error) {
 	if path != "" {
 		if _, err := os.Stat(path); err == nil {
@@ -134,7 +137,17 @@ func newRD(ctx context.Context, path string, opts []ratedistortion.Option) (*rat
 			return nil, err
 		}
 	}
-	return ratedistortion.New(opts...)
+	b, err := ratedistortion.New(opts...)
+	if err != nil || path == "" {
+		return b, err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("-path: %w", err)
+	}
+	if err := b.SaveFile(path); err != nil {
+		return nil, fmt.Errorf("-path: %w", err)
+	}
+	return b, nil
 }
 
 // recorder is a schema.Memory that passes everything through and remembers
@@ -285,7 +298,7 @@ func whyDMem(m *dmem.Memory) string {
 			}
 			st := m.Stats()
 			if gone := st.Steps - int64(st.Core+st.Short); gone > 0 {
-				fmt.Fprintf(&sb, "not stored (%d steps): routed nowhere, merged into a near-duplicate, overwritten or evicted\n", gone)
+				fmt.Fprintf(&sb, "not stored (%d step%s): routed nowhere, merged into a near-duplicate, overwritten or evicted\n", gone, map[bool]string{true: "", false: "s"}[gone == 1])
 			}
 			return sb.String()
 		})

@@ -14,7 +14,7 @@
 //
 // It is a module of its own because langchaingo's chains bring its prompt
 // templates' engine, and a tree of dependencies with it, into every build
-// that imports them; the engram library itself imports only langchaingo's
-// memory, schema and model interfaces. Its tests run both engram memories,
+// that imports them; the engram library imports none of langchaingo's
+// chains, agents, prompt templates or tools. Its tests run both engram memories,
 // and the callbacks package's handler, inside real chains and executors.
 package chaintest

@@ -41,14 +41,16 @@ type Explainer interface {
 
 // NewFunc makes a memory configured by o, mapping each set field to its
 // package's option of the same name, and returns what the constructor
-// returned. A memory it returns is the test's to close (t.Cleanup).
+// returned. The checks do not close what it returns: a memory that needs
+// closing is closed by a t.Cleanup that NewFunc registers.
 type NewFunc func(t *testing.T, o Options) (Explainer, error)
 
 // Engram checks what every engram memory shares beyond schema.Memory:
 // the common options mean the same thing, bad values of them are refused
 // with [engram.ErrInvalidOption], the budget holds by an exact cl100k_base
 // count, and Explain reports the last load: false before any, then every
-// returned line as a kept unit or the date header before one, in order,
+// returned line as a kept unit or the date header before one (the line
+// naming the day a history said over several days goes on), in order,
 // the rest as dropped, and the returned history's exact cost; and a bad
 // input gets the same answer from every memory.
 func Engram(t *testing.T, newMemory NewFunc) {
