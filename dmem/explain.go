@@ -39,6 +39,9 @@ func (m *Memory) noteLoad(query string, qkey []float32, budget int, cs, kept []c
 	m.noteRetrieved(ids, true)
 	n := &loadNote{query: query, budget: budget, cs: cs, kept: kept}
 	m.mu.Lock()
+	if m.loaded != nil {
+		giveCands(m.loaded.cs) // no report reads it once this one replaces it
+	}
 	m.loaded = n
 	m.rated = kept
 	m.ratings.Loaded(qkey, ids)

@@ -194,13 +194,18 @@ func score(cs []cand, rel []float64, lambda float64) {
 // chronological order. The rendered lines cost exactly the sum of the
 // units' cached counts, the last without its newline.
 func (m *Memory) pack(cs []cand, budget int) ([]cand, error) {
-	var itemOf map[int64]int // for tool groups, made when first needed
+	var itemOf map[int64]int    // for tool groups, made when first needed
+	var itemOfID map[string]int // for turns that depend on another, made if one does
 	items := make([]knapsack.Item, 0, len(cs))
 	members := make([][]int, 0, len(cs))
-	itemOfID := make(map[string]int, len(cs))
-	order := make([]int, len(cs)) // oldest first: a turn after what it depends on
+	// order, oldest first (a turn after what it depends on); own, each
+	// candidate's index, so that an item of one is a slice of it.
+	order, own := make([]int, len(cs)), make([]int, len(cs))
 	for i := range order {
-		order[i] = i
+		order[i], own[i] = i, i
+		if cs[i].dep != "" && itemOfID == nil {
+			itemOfID = make(map[string]int, len(cs))
+		}
 	}
 	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(cs[a].seq, cs[b].seq) })
 	for _, i := range order {
@@ -228,12 +233,14 @@ func (m *Memory) pack(cs []cand, budget int) ([]cand, error) {
 		if !ok {
 			k = len(items)
 			items = append(items, knapsack.Item{})
-			members = append(members, nil)
+			members = append(members, own[i:i:i+1])
 		}
 		items[k].Cost += max(c.tokens, 1)
 		items[k].Weight += math.Pow(c.score, packSharpness)*c.kind + 1e-6
 		members[k] = append(members[k], i)
-		itemOfID[c.id] = k
+		if itemOfID != nil {
+			itemOfID[c.id] = k
+		}
 	}
 	room := budget
 	for try := 0; ; try++ {
@@ -241,7 +248,11 @@ func (m *Memory) pack(cs []cand, budget int) ([]cand, error) {
 		if err != nil {
 			return nil, fmt.Errorf("dmem: pack: %w", err)
 		}
-		var kept []cand
+		n := 0
+		for _, k := range sol.Selected {
+			n += len(members[k])
+		}
+		kept := make([]cand, 0, n)
 		for _, k := range sol.Selected {
 			for _, i := range members[k] {
 				kept = append(kept, cs[i])

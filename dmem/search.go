@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem/internal/vecindex"
@@ -78,7 +79,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, []float32, e
 		return nil, nil, fmt.Errorf("dmem: query embedding has %d dimensions, memory has %d: %w", len(qvec), m.st.Dim, engram.ErrInvalidInput)
 	}
 	g := m.newGathering()
-	defer func() { g.among.Release() }() // read by now: the candidates hold their relevance
+	defer g.release() // read by now: the candidates hold their relevance
 	var q *relevance.Query
 	if strings.TrimSpace(query) != "" {
 		nq := relevance.NewQuery(query, embed.Normalized(m.words.cut(qvec)))
@@ -146,11 +147,52 @@ type gathering struct {
 	rel   []float64          // relevance by candidate
 	all   []float64          // relevance by words slot; nil without a query
 	among relevance.Gathered // a large memory's relevance (relevance.Gather): all is its Rel
+	// The arrays relevance is formed and ranked in, kept for the next load.
+	scratch relevance.Scratch
+	top     relevance.TopScratch
 }
 
 func (m *Memory) newGathering() *gathering {
 	n := min(2*m.opts.candidates+len(m.short), len(m.byID)+1) // WithCandidates may be far above what is held
-	return &gathering{m: m, now: m.st.Seq, seen: make(map[*unit]bool, n), cs: make([]cand, 0, n), rel: make([]float64, 0, n)}
+	g := gatherings.Get().(*gathering)
+	*g = gathering{m: m, now: m.st.Seq, seen: g.seen, rel: g.rel[:0], cs: takeCands(n), scratch: g.scratch, top: g.top}
+	if g.seen == nil {
+		g.seen = make(map[*unit]bool, n)
+	}
+	return g
+}
+
+// release returns what only the gathering used for the next load's; the
+// candidates go on to the load's report (noteLoad gives them back).
+func (g *gathering) release() {
+	g.among.Release()
+	clear(g.seen)
+	*g = gathering{seen: g.seen, rel: g.rel[:0], scratch: g.scratch, top: g.top}
+	gatherings.Put(g)
+}
+
+// gatherings and cands keep a load's arrays for the next: a load gathers
+// a few hundred candidates, about 30 KB, and the collector's work slowed
+// every memory in the process.
+var (
+	gatherings = sync.Pool{New: func() any { return new(gathering) }}
+	cands      = sync.Pool{New: func() any { return new([]cand) }}
+)
+
+// takeCands returns an empty array of candidates with room for n.
+func takeCands(n int) []cand {
+	p := cands.Get().(*[]cand)
+	if cap(*p) < n {
+		return make([]cand, 0, n)
+	}
+	return (*p)[:0]
+}
+
+// giveCands returns cs, which nothing reads any longer, for a later load.
+func giveCands(cs []cand) {
+	clear(cs[:cap(cs)]) // they point into units, which may leave memory
+	cs = cs[:0]
+	cands.Put(&cs)
 }
 
 // add makes u a candidate of relevance r, once.
@@ -211,7 +253,7 @@ func (g *gathering) gather(q *relevance.Query, near []*unit, local bool) {
 		g.among = relevance.Gather(*q, m.words.ix, m.words, m.words.rows.Nearest(q.Vec, 4*c), 4*c, 4*c, docs)
 		g.all = g.among.Rel
 	case local:
-		g.all = relevance.Score(*q, m.words.ix, m.words)
+		g.all = relevance.ScoreReusing(*q, m.words.ix, m.words, &g.scratch)
 	default: // the store's nearest, and the best by words
 		g.among = relevance.Gather(*q, m.words.ix, m.words, nil, c, c, docs)
 		g.all = g.among.Rel
@@ -228,7 +270,7 @@ func (g *gathering) gather(q *relevance.Query, near []*unit, local bool) {
 	if g.among.Rel != nil {
 		best = g.among.Top(m.opts.candidates)
 	} else {
-		best, _ = relevance.TopSet(g.all, m.opts.candidates, nil)
+		best = relevance.TopSet(g.all, m.opts.candidates, &g.top)
 	}
 	for _, d := range best {
 		if u := m.words.unit(d); u != nil && g.all[d] > 0 {

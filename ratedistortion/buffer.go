@@ -31,47 +31,49 @@ type Buffer struct {
 	// a save waiting for it gives up at its deadline. Taken before mu.
 	hist guard.Mutex
 
-	mu            sync.Mutex // guards everything below
-	pool          []*entry   // chronological; position = lexical document id
-	index         *relevance.Index
-	seq           int64               // next unit's Seq
-	group         int64               // next group id
-	openHuman     int64               // group of a human turn awaiting its reply, or -1
-	toolGroup     map[string]int64    // tool-call id → group of the call
-	byID          map[string]*entry   // every unit in the pool
-	termID        map[string]int32    // stemmed word → its number (entry.termIDs)
-	termName      []string            // number → stemmed word
-	dropped       int                 // units removed by the pool cap
-	last          *selection          // the last load, explained on demand
-	spare         *selection          // the load before it, whose arrays the next load reuses
-	gatherIn      []bool              // gather's marks, all false between loads
-	gatherDone    []bool              // the units gather expanded, all false between loads
-	gatherScratch []float64           // gather's copy of the relevances it ranks
-	near          *ann.Index          // the pool's vectors by Seq, past relevance.GatherAbove units (near.go)
-	nearFrom      int64               // the first Seq near has not been offered
-	nearAbove     int                 // if not 0, the pool's relevance.GatherAbove: a test's
-	pinned        map[*entry]struct{} // the pool's pinned units (noteFlags)
-	seqs          []int64             // the pool's Seqs, in order, while as long as the pool (positionOf)
-	directives    []int64             // the Seqs of the pool's directives, in order (noteFlags)
-	gathered      relevance.Gathered  // the load's relevance when it gathered, given back after selection
-	scratch       relevance.Scratch   // the arrays a load's relevance is formed in
-	recencies     []float64           // recency by age (recencyTable); set by New, read-only
-	summary       summaryCache
-	cleared       int64                // times the pool was cleared: a load that spans one is not recorded
-	guests        []*entry             // what the long-term tier recalled for the latest load, by its Seq there
-	gindex        *relevance.Index     // the guests' words, by position in guests
-	guestAt       map[int64]int        // the guests by their Seq in the long-term tier, for their neighbours
-	recalled      map[string]*entry    // units recalled from the long-term tier, cached prepared, by origin
-	loads         int64                // loads so far, for the cache's last use
-	demoted       []engram.Demoted     // let go by the cap, not yet handed to the long-term tier
-	handing       bool                 // a hand-down of demoted's front is running (tier.go)
-	mat           []float32            // the pool's dense embeddings in one matrix, row i = pool[i] (see matrix)
-	matDim        int                  // their dimension: 0 before the first, −1 once one does not fit
-	slots         facts.Slots          // which pool units state which fact slot (facts.go)
-	slotVec       map[string][]float32 // each slot's words embedded, by key (embedSlots)
-	credit        *credit.Ledger       // what ratings taught (Reward)
-	said          map[uint64]*entry    // the latest human message of each text, by squashedHash (repeat.go)
-	replies       map[uint64]said      // the replies of the pool that say each text, by squashedHash
+	mu             sync.Mutex // guards everything below
+	pool           []*entry   // chronological; position = lexical document id
+	index          *relevance.Index
+	seq            int64             // next unit's Seq
+	group          int64             // next group id
+	openHuman      int64             // group of a human turn awaiting its reply, or -1
+	toolGroup      map[string]int64  // tool-call id → group of the call
+	byID           map[string]*entry // every unit in the pool
+	termID         map[string]int32  // stemmed word → its number (entry.termIDs)
+	termName       []string          // number → stemmed word
+	dropped        int               // units removed by the pool cap
+	last           *selection        // the last load, explained on demand
+	spare          *selection        // the load before it, whose arrays the next load reuses
+	gatherIn       []bool            // gather's marks, all false between loads
+	gatherDone     []bool            // the units gather expanded, all false between loads
+	gatherMarked   []int             // gather's lists of what it marked and expanded, kept for the next load
+	gatherExpanded []int
+	gatherScratch  relevance.TopScratch // the arrays gather ranks relevance in
+	near           *ann.Index           // the pool's vectors by Seq, past relevance.GatherAbove units (near.go)
+	nearFrom       int64                // the first Seq near has not been offered
+	nearAbove      int                  // if not 0, the pool's relevance.GatherAbove: a test's
+	pinned         map[*entry]struct{}  // the pool's pinned units (noteFlags)
+	seqs           []int64              // the pool's Seqs, in order, while as long as the pool (positionOf)
+	directives     []int64              // the Seqs of the pool's directives, in order (noteFlags)
+	gathered       relevance.Gathered   // the load's relevance when it gathered, given back after selection
+	scratch        relevance.Scratch    // the arrays a load's relevance is formed in
+	recencies      []float64            // recency by age (recencyTable); set by New, read-only
+	summary        summaryCache
+	cleared        int64                // times the pool was cleared: a load that spans one is not recorded
+	guests         []*entry             // what the long-term tier recalled for the latest load, by its Seq there
+	gindex         *relevance.Index     // the guests' words, by position in guests
+	guestAt        map[int64]int        // the guests by their Seq in the long-term tier, for their neighbours
+	recalled       map[string]*entry    // units recalled from the long-term tier, cached prepared, by origin
+	loads          int64                // loads so far, for the cache's last use
+	demoted        []engram.Demoted     // let go by the cap, not yet handed to the long-term tier
+	handing        bool                 // a hand-down of demoted's front is running (tier.go)
+	mat            []float32            // the pool's dense embeddings in one matrix, row i = pool[i] (see matrix)
+	matDim         int                  // their dimension: 0 before the first, −1 once one does not fit
+	slots          facts.Slots          // which pool units state which fact slot (facts.go)
+	slotVec        map[string][]float32 // each slot's words embedded, by key (embedSlots)
+	credit         *credit.Ledger       // what ratings taught (Reward)
+	said           map[uint64]*entry    // the latest human message of each text, by squashedHash (repeat.go)
+	replies        map[uint64]said      // the replies of the pool that say each text, by squashedHash
 }
 
 var (

@@ -64,7 +64,7 @@ func (b *Buffer) gather(order []int, rel []float64, stale map[*entry]string) []i
 	// at: a unit first marked as another's pair is still expanded when it
 	// qualifies itself, so the candidates do not depend on the order.
 	in, done := grow(b.gatherIn, len(rel)), grow(b.gatherDone, len(rel))
-	var marked, expanded []int
+	marked, expanded := b.gatherMarked[:0], b.gatherExpanded[:0]
 	mark := func(d int) {
 		if !in[d] {
 			in[d] = true
@@ -117,7 +117,7 @@ func (b *Buffer) gather(order []int, rel []float64, stale map[*entry]string) []i
 	if b.gathered.Rel != nil {
 		best = b.gathered.Top(b.gatherTop()) // relevance only where it gathered (near.go)
 	} else {
-		best, b.gatherScratch = relevance.TopSet(rel, b.gatherTop(), b.gatherScratch)
+		best = relevance.TopSet(rel, b.gatherTop(), &b.gatherScratch)
 	}
 	for _, d := range best {
 		add(d)
@@ -166,7 +166,7 @@ func (b *Buffer) gather(order []int, rel []float64, stale map[*entry]string) []i
 	for _, d := range expanded {
 		done[d] = false
 	}
-	b.gatherIn, b.gatherDone = in, done
+	b.gatherIn, b.gatherDone, b.gatherMarked, b.gatherExpanded = in, done, marked, expanded
 	return out
 }
 

@@ -308,24 +308,30 @@ func Top(xs []float64, k int) []int { return topK(xs, k) }
 
 // TopSet returns the indices of the k largest values of xs (ties to the
 // lower index), in index order: the set Top returns, without its order,
-// in O(n) — a quickselect of the k-th largest value over scratch, a copy
-// of xs it may reuse (it is grown as needed and returned), then one pass.
-// NaN values count as the smallest.
-func TopSet(xs []float64, k int, scratch []float64) ([]int, []float64) {
+// in O(n) — a quickselect of the k-th largest value over a copy of xs,
+// then one pass, both in s's arrays (see [TopScratch]). NaN values count
+// as the smallest.
+func TopSet(xs []float64, k int, s *TopScratch) []int {
 	if k <= 0 || len(xs) == 0 {
-		return nil, scratch
+		return nil
+	}
+	if s == nil {
+		s = new(TopScratch)
 	}
 	n := len(xs)
-	idx := make([]int, n)
+	if cap(s.idx) < n {
+		s.idx = make([]int, n, n+n/8)
+	}
+	idx := s.idx[:n]
 	if k >= n {
 		for i := range idx {
 			idx[i] = i
 		}
-		return idx, scratch
+		return idx
 	}
 	c := 0
 	if n >= sampledAbove && n >= 8*k {
-		c, scratch = sampled(xs, k, idx, scratch)
+		c, s.vals = sampled(xs, k, idx, s.vals)
 	}
 	if c < k { // no sample, or too few values reached its bound
 		for i := range idx {
@@ -333,7 +339,17 @@ func TopSet(xs []float64, k int, scratch []float64) ([]int, []float64) {
 		}
 		c = n
 	}
-	return pick(xs, idx[:c], k, scratch)
+	var out []int
+	out, s.vals = pick(xs, idx[:c], k, s.vals)
+	return out
+}
+
+// TopScratch holds the arrays [TopSet] works in, for a caller that ranks
+// again and again: what TopSet returns is one of them, good until s is
+// used again. The zero value is ready; nil allocates afresh.
+type TopScratch struct {
+	vals []float64
+	idx  []int
 }
 
 // pick returns the k best of xs among idx (in index order, at least k of

@@ -174,14 +174,14 @@ var gatheredRel = sync.Pool{New: func() any { return new([]float64) }}
 // every document.
 func (g Gathered) Top(k int) []int {
 	if g.Wide {
-		idx, _ := TopSet(g.Rel, k, nil)
+		idx := TopSet(g.Rel, k, nil)
 		return idx
 	}
 	vals := make([]float64, len(g.Docs))
 	for i, d := range g.Docs {
 		vals[i] = g.Rel[d]
 	}
-	idx, _ := TopSet(vals, k, nil)
+	idx := TopSet(vals, k, nil)
 	for i, j := range idx {
 		idx[i] = g.Docs[j]
 	}
