@@ -60,9 +60,11 @@ func Write(path string, write func(io.Writer) error) (err error) {
 }
 
 // create makes and locks a temporary file for base in dir. A Clean that
-// took the lock first may have removed it: then it makes another.
+// took the lock first may have removed it: then it makes another. Each
+// concurrent Write cleans before it writes, so with eight writers at once
+// three tries were sometimes all lost; a try costs a file's creation.
 func create(dir, base string) (*os.File, error) {
-	for range 3 {
+	for range 64 {
 		f, err := os.CreateTemp(dir, base+".tmp*")
 		if err != nil {
 			return nil, err
