@@ -202,10 +202,11 @@ var reworded = []struct {
 // word with its question, and small talk that shares one ("How far do I
 // jog?" and "I made a curry that was far too spicy.") outranks it by BM25,
 // 0.7 of relevance, so the fact is mostly not kept within 120 tokens (of
-// 70 questions, 38 on rd and 39 on dmem), or kept below the small talk,
-// where the stand-in now prefers a line that holds a date, a number or a
-// name when the question asks "when", "how old" or "who". Their recall is
-// reported, not enforced, and
+// the 65 questions of the other scripts, rd keeps 30 facts and dmem 28),
+// or kept below the small talk, where the stand-in prefers a line that
+// holds a date, a number, a name or a place when the question asks
+// "when", "how old", "who" or "where". Their recall is reported, not
+// enforced, and
 // the total over all the scripts is logged: a script's all turns true
 // when both memories answer it whole.
 func TestParaphrasedRecall(t *testing.T) {

@@ -140,9 +140,9 @@ func vectorOf(w string) (wordVec, bool) {
 	return wordVec{raw: raw, own: glove.Embed(nil, w)}, true
 }
 
-// answerKind is what a question asks for, as far as its question word
-// says: a date or time ("when"), a quantity ("how old", "how many"), a
-// person's name ("who").
+// answerKind is what a question asks for, as far as its words say: a date
+// or time ("when"), a quantity ("how old", "how many"), a name ("who",
+// "what is it called"), a place ("where").
 type answerKind int
 
 const (
@@ -150,13 +150,15 @@ const (
 	dateAnswer
 	numberAnswer
 	nameAnswer
+	placeAnswer
 )
 
 // asksFor returns what a line must hold to answer question: a date or time
 // for "when"; a number for "how old", "how many", "how much", "how far",
-// "how long" and "how often"; a name for "who" and "whose". It is
+// "how long" and "how often"; a name for "who", "whose", and a question
+// of what something is called or named; a place for "where". It is
 // anyAnswer for other questions, whose answers take any form ("what",
-// "which", "where": a drawer is a place, and has no capital).
+// "which").
 func asksFor(question string) answerKind {
 	ws := glove.Words(question)
 	for i, w := range ws {
@@ -165,10 +167,17 @@ func asksFor(question string) answerKind {
 			return dateAnswer
 		case "who", "whom", "whose":
 			return nameAnswer
+		case "where":
+			return placeAnswer
 		case "how":
 			if i+1 < len(ws) && howMuch[ws[i+1]] {
 				return numberAnswer
 			}
+		}
+	}
+	for _, w := range ws {
+		if w == "called" || w == "named" || w == "name" {
+			return nameAnswer
 		}
 	}
 	return anyAnswer
@@ -180,10 +189,17 @@ var howMuch = map[string]bool{"old": true, "many": true, "much": true, "far": tr
 // holds reports whether line says something of kind k: a digit, a month,
 // a day of the week, an ordinal or a number word ("at seven") for a date;
 // a digit or a number word for a number; a capitalised word inside a
-// sentence for a name. Words that only gesture at time ("one day", "this
-// morning", "last week") do not count: small talk is full of them, and
-// they answer no "when".
+// sentence for a name; for a place, a name after "to" or "from", or a
+// word after "in", "at", "on", "under", "near" and the like (past "the",
+// "my" and other determiners) that is not a time or a number ("in the
+// blue drawer", "near Bergen", not "in August", "at seven" or "to my
+// aunt"). Words that only gesture at time ("one day", "this morning",
+// "last week") do not count: small talk is full of them, and they answer
+// no "when".
 func holds(k answerKind, line string) bool {
+	if k == placeAnswer {
+		return holdsPlace(text.Split(line))
+	}
 	for _, w := range text.Split(line) {
 		n := w.Norm
 		digit := strings.ContainsAny(n, "0123456789")
@@ -209,7 +225,43 @@ func holds(k answerKind, line string) bool {
 	return false
 }
 
+// holdsPlace reports whether ws say where: see holds.
+func holdsPlace(ws []text.Word) bool {
+	for i, w := range ws {
+		to := w.Norm == "to" || w.Norm == "from"
+		if !to && !locative[w.Norm] {
+			continue
+		}
+		j := i + 1
+		for j < len(ws) && determiners[ws[j].Norm] {
+			j++
+		}
+		if j == len(ws) {
+			continue
+		}
+		n := ws[j].Norm
+		r, _ := utf8.DecodeRuneInString(ws[j].Raw)
+		switch {
+		case to:
+			if unicode.IsUpper(r) && j == i+1 && !months[n] && !weekdays[strings.TrimSuffix(n, "s")] {
+				return true
+			}
+		case !months[n] && !weekdays[strings.TrimSuffix(n, "s")] && !numbers[n] && !ordinals[n] &&
+			!timeWords[n] && !strings.ContainsAny(n, "0123456789"):
+			return true
+		}
+	}
+	return false
+}
+
 var (
+	// locative are the prepositions a place follows.
+	locative = words("in at on under near above below behind beside inside outside by")
+	// determiners may stand between a preposition and its place.
+	determiners = words("the a an my our your his her their its this that these those")
+	// timeWords say when, not where: "in the morning", "at night".
+	timeWords = words("morning afternoon evening night nights weekend weekends week weeks month months year years " +
+		"moment time times today tonight tomorrow yesterday summer winter spring autumn minute minutes hour hours day days end")
 	months = words("january february march april may june july august september october november december")
 	// weekdays, without the plural's s: "on Wednesdays" says when too.
 	weekdays = words("monday tuesday wednesday thursday friday saturday sunday")

@@ -47,8 +47,9 @@ func TestWordsMeetUnknownWords(t *testing.T) {
 	}
 }
 
-// TestAsksFor: the question word says what form the answer takes, and
-// only "when", "how old/many/much/far/long/often" and "who" say it.
+// TestAsksFor: the question's words say what form the answer takes, and
+// only "when", "how old/many/much/far/long/often", "who", "where" and
+// "called" or "name" say it.
 func TestAsksFor(t *testing.T) {
 	for _, tt := range []struct {
 		question string
@@ -61,7 +62,9 @@ func TestAsksFor(t *testing.T) {
 		{"How do I reach the owner of my flat?", anyAnswer},
 		{"Who is my counsellor?", nameAnswer},
 		{"Whose novels do I like most?", nameAnswer},
-		{"Where are my backup spectacles?", anyAnswer},
+		{"Where are my backup spectacles?", placeAnswer},
+		{"What is our pet called?", nameAnswer},
+		{"What's my dentist's name?", nameAnswer},
 		{"What do I do for a living?", anyAnswer},
 	} {
 		if got := asksFor(tt.question); got != tt.want {
@@ -94,6 +97,15 @@ func TestHolds(t *testing.T) {
 		{nameAnswer, "My therapist's name is Dr Huang.", true},
 		{nameAnswer, "My friend sees a counsellor on Wednesdays.", false},
 		{nameAnswer, "I had pasta for lunch.", false},
+		{placeAnswer, "I keep my spare glasses in the blue drawer of the hallway cabinet.", true},
+		{placeAnswer, "We rent a small cottage near Bergen every summer.", true},
+		{placeAnswer, "My best friend Hannah moved to Vancouver last year.", true},
+		{placeAnswer, "I was born in Montreal.", true},
+		{placeAnswer, "I sent a birthday card to my aunt.", false},
+		{placeAnswer, "My grandmother turns ninety in August.", false},
+		{placeAnswer, "I take my tablets every morning at seven.", false},
+		{placeAnswer, "I stayed up late in the evening.", false},
+		{placeAnswer, "I think I need new glasses.", false},
 		{anyAnswer, "My bike lock code is 4817.", false},
 	} {
 		if got := holds(tt.k, tt.line); got != tt.want {

@@ -138,7 +138,8 @@ func quote(text string, human bool, why string) string {
 // ranked answers question from the memory's own report of the load: of
 // the kept units the memory found relevant (relevance above 0) that are
 // candidates, those that hold what the question asks for (asksFor: a date
-// for "when", a number for "how old", a name for "who") if any do, and of
+// for "when", a number for "how old", a name for "who", a place for
+// "where") if any do, and of
 // them the one whose words best meet the question's (wordsMeet) plus
 // relevanceShare of the memory's relevance; it says which unit it is and
 // where the memory ranked it. The memory's relevance alone makes a
