@@ -35,17 +35,21 @@ type loadNote struct {
 
 // noteLoad notes what a load for query within budget weighed (cs) and
 // returned (kept, in line order; ids theirs): as retrieved, and for Explain.
-func (m *Memory) noteLoad(query string, qkey []float32, budget int, cs, kept []cand, ids []string) {
-	m.noteRetrieved(ids, true)
+func (m *Memory) noteLoad(query string, qkey []float32, budget int, cs, kept []cand, ids []string, epoch int64) {
 	n := &loadNote{query: query, budget: budget, cs: cs, kept: kept}
 	m.mu.Lock()
+	defer m.mu.Unlock()
+	// One lock for all of it, so that concurrent loads leave LastLoad,
+	// Explain and what a rating rates describing one load, the latest.
+	if !m.retrievedLocked(ids, true, epoch) {
+		return // a Clear came since the search: what it kept is gone
+	}
 	if m.loaded != nil {
 		giveCands(m.loaded.cs) // no report reads it once this one replaces it
 	}
 	m.loaded = n
 	m.rated = kept
 	m.ratings.Loaded(qkey, ids)
-	m.mu.Unlock()
 }
 
 // report builds the LoadReport of n. A unit's time, admission features and

@@ -64,6 +64,7 @@ type Memory struct {
 	seqEnd    int64 // sequence numbers below it, from st.Seq on, are reserved
 
 	loaded  *loadNote      // what the latest LoadMemoryVariables weighed, for Explain
+	cleared int64          // Clears so far: a load or recall that spans one records nothing
 	rated   []cand         // what the latest load or Recall kept, as it weighed them: what a rating of it teaches from
 	ratings *credit.Ledger // what ratings of loads taught (Reward)
 }
@@ -275,6 +276,7 @@ func (m *Memory) Clear(ctx context.Context) error {
 		return err
 	}
 	m.reset()
+	m.cleared++
 	b := m.batch()
 	b.ops = append(b.ops, store.Clear())
 	t := m.commit(b)

@@ -117,7 +117,7 @@ func (m *Memory) history(ctx context.Context, query string, budget int) (string,
 // choose selects what a load for query returns within budget tokens, in
 // chronological order, and notes it as retrieved.
 func (m *Memory) choose(ctx context.Context, query string, budget int) ([]cand, error) {
-	cs, qkey, err := m.search(ctx, query)
+	cs, qkey, epoch, err := m.search(ctx, query)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +129,7 @@ func (m *Memory) choose(ctx context.Context, query string, budget int) ([]cand, 
 	for i, c := range kept {
 		ids[i] = c.id
 	}
-	m.noteLoad(query, qkey, budget, cs, kept, ids)
+	m.noteLoad(query, qkey, budget, cs, kept, ids, epoch)
 	return kept, nil
 }
 
@@ -302,9 +302,20 @@ func (m *Memory) cost(kept []cand) int {
 
 // noteRetrieved remembers what a search returned, for consolidation, and
 // for LastLoad if it was a LoadMemoryVariables.
-func (m *Memory) noteRetrieved(ids []string, load bool) {
+func (m *Memory) noteRetrieved(ids []string, load bool, epoch int64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.retrievedLocked(ids, load, epoch)
+}
+
+// retrievedLocked is noteRetrieved with m.mu held. It reports whether it
+// recorded them: not when a Clear came since the search (epoch, the
+// Clears it had seen), for the ids are of units gone, and a new unit may
+// take one of them.
+func (m *Memory) retrievedLocked(ids []string, load bool, epoch int64) bool {
+	if m.cleared != epoch {
+		return false
+	}
 	m.retrieved = ids
 	if load {
 		m.lastLoad = ids
@@ -315,4 +326,5 @@ func (m *Memory) noteRetrieved(ids []string, load bool) {
 			m.dirty[u] = struct{}{}
 		}
 	}
+	return true
 }

@@ -40,24 +40,24 @@ import (
 // it gathers: the matrix's approximate nearest, the best by rarer words.
 
 // search gathers, expands and scores the candidates of a load for query.
-// It returns them and the query's key for what ratings taught
+// It returns them, the query's key for what ratings taught
 // (credit.Ledger): the normalised part of its vector relevance compares,
-// nil without a query.
-func (m *Memory) search(ctx context.Context, query string) ([]cand, []float32, error) {
+// nil without a query, and the Clears the memory had seen (Memory.cleared).
+func (m *Memory) search(ctx context.Context, query string) ([]cand, []float32, int64, error) {
 	m.mu.RLock()
 	local, dim, closed := m.w == nil, m.st.Dim, m.closed
 	m.mu.RUnlock()
 	if closed {
-		return nil, nil, fmt.Errorf("dmem: load: %w", engram.ErrClosed)
+		return nil, nil, 0, fmt.Errorf("dmem: load: %w", engram.ErrClosed)
 	}
 	qvec, part, err := m.queryVector(ctx, query, local, dim)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	// Refused before the store is asked: a store may be a round trip away,
 	// and answer a vector of the wrong length with an error of its own.
 	if qvec != nil && dim != 0 && len(qvec) != dim && !part {
-		return nil, nil, fmt.Errorf("dmem: query embedding has %d dimensions, memory has %d: %w", len(qvec), dim, engram.ErrInvalidInput)
+		return nil, nil, 0, fmt.Errorf("dmem: query embedding has %d dimensions, memory has %d: %w", len(qvec), dim, engram.ErrInvalidInput)
 	}
 	semantic := qvec != nil && !vecindex.Zero(qvec)
 	if qvec != nil {
@@ -66,17 +66,18 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, []float32, e
 	var hits []store.Hit
 	if m.w != nil && semantic {
 		if hits, err = m.w.store.Query(ctx, m.w.ns, qvec, m.opts.candidates); err != nil {
-			return nil, nil, fmt.Errorf("dmem: load: %w", err)
+			return nil, nil, 0, fmt.Errorf("dmem: load: %w", err)
 		}
 	}
 
 	m.mu.RLock()
 	defer m.mu.RUnlock()
+	epoch := m.cleared
 	if m.closed {
-		return nil, nil, fmt.Errorf("dmem: load: %w", engram.ErrClosed)
+		return nil, nil, 0, fmt.Errorf("dmem: load: %w", engram.ErrClosed)
 	}
 	if qvec != nil && m.st.Dim != 0 && len(qvec) != m.st.Dim && !part {
-		return nil, nil, fmt.Errorf("dmem: query embedding has %d dimensions, memory has %d: %w", len(qvec), m.st.Dim, engram.ErrInvalidInput)
+		return nil, nil, 0, fmt.Errorf("dmem: query embedding has %d dimensions, memory has %d: %w", len(qvec), m.st.Dim, engram.ErrInvalidInput)
 	}
 	g := m.newGathering()
 	defer g.release() // read by now: the candidates hold their relevance
@@ -94,7 +95,7 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, []float32, e
 	if q != nil {
 		qkey = q.Vec
 	}
-	return g.cs, qkey, nil
+	return g.cs, qkey, epoch, nil
 }
 
 // queryVector embeds query for a load: nil without a query; the compared

@@ -70,7 +70,7 @@ func (m *Memory) Recall(ctx context.Context, query string, budget int) ([]engram
 	if budget < 1 {
 		return nil, fmt.Errorf("dmem: recall: budget %d: %w", budget, engram.ErrInvalidInput)
 	}
-	cs, qkey, err := m.search(ctx, query)
+	cs, qkey, epoch, err := m.search(ctx, query)
 	if err != nil {
 		return nil, err
 	}
@@ -112,11 +112,12 @@ func (m *Memory) Recall(ctx context.Context, query string, budget int) ([]engram
 	}
 	m.mu.RUnlock()
 	slices.SortFunc(out, func(a, b engram.Unit) int { return cmp.Compare(a.Seq, b.Seq) })
-	m.noteRetrieved(ids, false)
 	// A rating the working context passes down is about what it showed.
 	m.mu.Lock()
-	m.rated = kept
-	m.ratings.Loaded(qkey, ids)
+	if m.retrievedLocked(ids, false, epoch) {
+		m.rated = kept
+		m.ratings.Loaded(qkey, ids)
+	}
 	m.mu.Unlock()
 	return out, nil
 }

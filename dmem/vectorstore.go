@@ -67,7 +67,7 @@ func (m *Memory) SimilaritySearch(ctx context.Context, query string, n int, opti
 			opt(&o)
 		}
 	}
-	cs, _, err := m.search(ctx, query)
+	cs, _, epoch, err := m.search(ctx, query)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +86,7 @@ func (m *Memory) SimilaritySearch(ctx context.Context, query string, n int, opti
 		out = append(out, schema.Document{PageContent: c.text, Metadata: meta, Score: float32(c.score)})
 		ids = append(ids, c.id)
 	}
-	m.noteRetrieved(ids, false)
+	m.noteRetrieved(ids, false, epoch)
 	return out, nil
 }
 

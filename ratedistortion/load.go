@@ -230,7 +230,7 @@ func (b *Buffer) selectUnits(query string, qvec []float32, off relevance.Compone
 		e := b.entryAt(d)
 		f := b.features(e, rel[d], off)
 		u := b.score(f)
-		if e.formulaic {
+		if b.formulaic(e) {
 			u = b.ownRelevance(f, u)
 		}
 		cost := e.unit.Tokens
@@ -368,7 +368,7 @@ func (b *Buffer) redundancyEdges(items []knapsack.Item, members [][]int, units [
 		for _, i := range members[k] {
 			units[i].features.Redundancy = max(0, red[k])
 			units[i].utility = b.score(units[i].features)
-			if units[i].e.formulaic {
+			if b.formulaic(units[i].e) {
 				units[i].utility = b.ownRelevance(units[i].features, units[i].utility)
 			}
 			items[k].Weight += units[i].utility

@@ -3,6 +3,7 @@ package ratedistortion
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -377,7 +378,12 @@ func readSnapshot(r io.Reader) (*snapshot, error) {
 	// Read as it comes, so that a damaged length costs no more memory than
 	// the input holds.
 	rest, err := io.ReadAll(io.LimitReader(r, int64(n)+4))
-	if err != nil {
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		// A reader that knows its stream was cut (a truncated gzip file)
+		// says so: the input is truncated, as when it merely ends.
+		return nil, corrupt("truncated: %d of %d bytes", headerLen+len(rest), uint64(headerLen)+n+4)
+	case err != nil:
 		return nil, fmt.Errorf("read: %w", err)
 	}
 	if uint64(len(rest)) != n+4 {

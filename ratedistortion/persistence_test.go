@@ -441,6 +441,14 @@ func TestRestoreReadErrorIsNotDamage(t *testing.T) {
 	if err == nil || errors.Is(err, ErrCorrupt) {
 		t.Fatalf("restoring a directory gave %v, want the read's error, not ErrCorrupt", err)
 	}
+	// A reader that knows its stream was cut (a truncated gzip file) says
+	// io.ErrUnexpectedEOF: truncated input, in the header or the body.
+	for _, n := range []int{1, headerLen + 10} {
+		r := io.MultiReader(bytes.NewReader(data[:n]), iotest.ErrReader(io.ErrUnexpectedEOF))
+		if _, err := Restore(context.Background(), r, persistOpts()...); !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("a stream cut after %d bytes gave %v, want ErrCorrupt", n, err)
+		}
+	}
 }
 
 // reseal wraps body in a header and a valid checksum.

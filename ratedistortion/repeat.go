@@ -84,7 +84,15 @@ type said struct {
 // Replies that say something of their own keep their recency: on real
 // dialogue, where both speakers' turns carry content, taking it from
 // every reply whose question was left out lost 0.004–0.010 of recall
-// asked in-stream. A reply stays formulaic once it is.
+// asked in-stream. A reply is formulaic while another reply of the pool
+// says its text, and a restored buffer knows it as the saved one did.
+
+// formulaic reports whether e is a formulaic reply now. Its flag, set
+// once another reply said its text, spares most replies the count's
+// lookup at every load. b.mu is held.
+func (b *Buffer) formulaic(e *entry) bool {
+	return e.formulaic && b.replies[e.says].n > 1
+}
 
 // forgetSaid drops e, leaving the pool, from what noteSaid remembers.
 // b.mu is held.

@@ -319,3 +319,29 @@ func TestFormulaicSurvivesRestoreAndCap(t *testing.T) {
 		t.Fatalf("the pool holds %d stock replies and counts %d", len(oks), got)
 	}
 }
+
+// TestFormulaicSameAfterRestore: a stock reply whose copies the cap let go
+// is a reply of its own again, in the buffer and in its restored copy
+// alike, so that both load the same.
+func TestFormulaicSameAfterRestore(t *testing.T) {
+	opts := []Option{WithTokenBudget(10), WithMaxUnits(10)}
+	b := newBuffer(t, opts...)
+	save(t, b, "hello there", "ok")
+	for i := range 4 {
+		save(t, b, fmt.Sprintf("I planted %d tulips in the garden today", i+3), fmt.Sprintf("Lovely, %d tulips will look great", i+3))
+	}
+	save(t, b, "thanks for the chat", "ok") // the cap lets the first "ok" go
+	var buf bytes.Buffer
+	if err := b.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Restore(context.Background(), &buf, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"", "tulips"} {
+		if h1, h2 := load(t, b, q), load(t, r, q); h1 != h2 {
+			t.Errorf("query %q: before Save\n%s\nafter Restore\n%s", q, h1, h2)
+		}
+	}
+}

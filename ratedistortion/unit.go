@@ -37,7 +37,7 @@ type entry struct {
 	factsRead bool             // the fact extractor read it (WithFacts): a long-term tier need not again
 	plain     bool             // its text shows as it is, on one line (memvars.Plain)
 	says      uint64           // a reply's squashedHash, once noteSaid has counted it
-	formulaic bool             // a reply another reply said word for word (repeat.go)
+	formulaic bool             // a reply another reply said word for word, once (Buffer.formulaic)
 }
 
 // draft is a unit prepared outside the lock, before it has a place in the pool.

@@ -3,6 +3,7 @@ package nearby
 import (
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/engram-go/engram/internal/relevance"
 )
@@ -98,7 +99,8 @@ func (l *Index[T]) Add(x T) {
 	}
 }
 
-// Remove unfiles x, which Add filed.
+// Remove unfiles x, which Add filed. The others keep their order, oldest
+// first, so that a search still compares the newest of each bucket.
 func (l *Index[T]) Remove(x T) {
 	v, e := l.of(x)
 	if len(v) != l.dim {
@@ -106,14 +108,8 @@ func (l *Index[T]) Remove(x T) {
 	}
 	for _, k := range e.keys {
 		b := l.buckets[k]
-		for i, y := range b {
-			if y == x {
-				var zero T
-				b[i] = b[len(b)-1]
-				b[len(b)-1] = zero
-				b = b[:len(b)-1]
-				break
-			}
+		if i := slices.Index(b, x); i >= 0 {
+			b = slices.Delete(b, i, i+1) // zeroes the freed slot
 		}
 		if len(b) == 0 {
 			delete(l.buckets, k)

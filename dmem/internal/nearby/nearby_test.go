@@ -3,6 +3,7 @@ package nearby
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -162,5 +163,31 @@ func TestMarkWraps(t *testing.T) {
 	}
 	if best, _, _ := ix.Nearest(x.v, 0.5, nil); best != x {
 		t.Fatal("the next search missed the item")
+	}
+}
+
+// TestRemoveKeepsTheNewestSearched: removing an old item of a crowded
+// bucket leaves the others in order, so that the newest is still among
+// the Probe a search compares.
+func TestRemoveKeepsTheNewestSearched(t *testing.T) {
+	const dim = 32
+	r := rand.New(rand.NewPCG(3, 4))
+	ix := newIndex(dim)
+	v := unit(r, dim)
+	want := ix.keys(v)
+	var olds []*item
+	for len(olds) < 2*Probe {
+		if w := towards(r, v, 0.999); ix.keys(w) == want {
+			olds = append(olds, &item{v: w})
+		}
+	}
+	for _, x := range olds {
+		ix.Add(x)
+	}
+	newest := &item{v: slices.Clone(v)}
+	ix.Add(newest)
+	ix.Remove(olds[0])
+	if got, sim, _ := ix.Nearest(slices.Clone(v), 0.5, nil); got != newest {
+		t.Fatalf("after an old item left, the search found one at %.6f, not the newest (the vector itself)", sim)
 	}
 }
