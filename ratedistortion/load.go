@@ -75,7 +75,7 @@ func (b *Buffer) LoadMemoryVariables(ctx context.Context, inputs map[string]any)
 	if b.cleared == cleared {
 		for i, u := range sel.units {
 			if sel.kept[i] {
-				u.e.retrieved++
+				u.e.retrieved = min(u.e.retrieved+1, math.MaxInt32) // what Save writes and Restore reads
 				if u.e.origin != "" {
 					u.e.used = b.loads
 				}
