@@ -298,7 +298,11 @@ func whyDMem(m *dmem.Memory) string {
 			}
 			st := m.Stats()
 			if gone := st.Steps - int64(st.Core+st.Short); gone > 0 {
-				fmt.Fprintf(&sb, "not stored (%d step%s): routed nowhere, merged into a near-duplicate, overwritten or evicted\n", gone, map[bool]string{true: "", false: "s"}[gone == 1])
+				steps := "steps"
+				if gone == 1 {
+					steps = "step"
+				}
+				fmt.Fprintf(&sb, "not stored (%d %s): routed nowhere, merged into a near-duplicate, overwritten or evicted\n", gone, steps)
 			}
 			return sb.String()
 		})
