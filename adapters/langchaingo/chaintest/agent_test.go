@@ -14,7 +14,9 @@ import (
 	"github.com/engram-go/engram/callbacks"
 	"github.com/tmc/langchaingo/agents"
 	"github.com/tmc/langchaingo/chains"
+	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/fake"
+	"github.com/tmc/langchaingo/schema"
 	"github.com/tmc/langchaingo/tools"
 )
 
@@ -230,9 +232,7 @@ func TestToolStepsStoredInTheirTurn(t *testing.T) {
 					"Thought: Do I need to use a tool? Yes\nAction: calculator\nAction Input: " + sum,
 					"Thought: Do I need to use a tool? No\nAI: That makes " + out,
 				})
-				calc := callbacks.WrapTool(tools.Calculator{}, rw)
-				agent := agents.NewConversationalAgent(llm, []tools.Tool{calc})
-				exec := agents.NewExecutor(agent, agents.WithMemory(rw.Memory(mem)), agents.WithCallbacksHandler(rw))
+				exec := turnExecutor(rw, mem, llm, tools.Calculator{})
 				if _, err := chains.Run(ctx, exec, "What is "+sum+"?"); err != nil {
 					t.Fatal(err)
 				}
@@ -267,9 +267,7 @@ func TestTurnWaitIsBounded(t *testing.T) {
 		"Thought: Do I need to use a tool? Yes\nAction: calculator\nAction Input: 2+2",
 		"Thought: Do I need to use a tool? No\nAI: 4",
 	})
-	calc := callbacks.WrapTool(tools.Calculator{}, rw)
-	agent := agents.NewConversationalAgent(llm, []tools.Tool{calc})
-	exec := agents.NewExecutor(agent, agents.WithMemory(rw.Memory(mem)), agents.WithCallbacksHandler(rw))
+	exec := turnExecutor(rw, mem, llm, tools.Calculator{})
 	start := time.Now()
 	if _, err := chains.Run(ctx, exec, "What is 2+2?"); err != nil {
 		t.Fatal(err)
@@ -294,9 +292,7 @@ func TestFailedTurnDeliversHeldSteps(t *testing.T) {
 	mem := memories[1].new(t)
 	sink := &recorder{next: mem}
 	rw := newRewarder(t, sink)
-	weather := callbacks.WrapTool(flakyWeather(1), rw)
-	agent := agents.NewConversationalAgent(fake.NewFakeLLM([]string{useWeather}), []tools.Tool{weather})
-	exec := agents.NewExecutor(agent, agents.WithMemory(rw.Memory(mem)), agents.WithCallbacksHandler(rw))
+	exec := turnExecutor(rw, mem, fake.NewFakeLLM([]string{useWeather}), flakyWeather(1))
 	if _, err := chains.Run(ctx, exec, "What is the weather in Paris today?"); err == nil {
 		t.Fatal("run with a failing tool succeeded")
 	}
@@ -334,10 +330,8 @@ func TestNotFinishedIsOneFailure(t *testing.T) {
 	mem := memories[0].new(t)
 	sink := &recorder{next: mem}
 	rw := newRewarder(t, sink)
-	calc := callbacks.WrapTool(tools.Calculator{}, rw)
 	llm := fake.NewFakeLLM([]string{"Thought: Do I need to use a tool? Yes\nAction: calculator\nAction Input: 1+1"})
-	agent := agents.NewConversationalAgent(llm, []tools.Tool{calc})
-	exec := agents.NewExecutor(agent, agents.WithMaxIterations(1), agents.WithMemory(rw.Memory(mem)), agents.WithCallbacksHandler(rw))
+	exec := turnExecutor(rw, mem, llm, tools.Calculator{}, agents.WithMaxIterations(1))
 	if _, err := chains.Run(ctx, exec, "Count forever"); !errors.Is(err, agents.ErrNotFinished) {
 		t.Fatalf("run ended with %v, want the executor's not finished", err)
 	}
@@ -359,3 +353,12 @@ func TestNotFinishedIsOneFailure(t *testing.T) {
 // Every langchaingo tool is a callbacks.Tool, and a wrapped one is a
 // langchaingo tool again.
 var _ tools.Tool = callbacks.WrapTool(tools.Calculator{}, nil)
+
+// turnExecutor is a conversational agent over llm with tool, wrapped to
+// report to rw, run with rw as its handler and rw.Memory(mem) as its
+// memory, so that each turn's tool steps are stored in it.
+func turnExecutor(rw *callbacks.Rewarder, mem schema.Memory, llm llms.Model, tool tools.Tool, opts ...agents.Option) *agents.Executor {
+	agent := agents.NewConversationalAgent(llm, []tools.Tool{callbacks.WrapTool(tool, rw)})
+	opts = append(opts, agents.WithMemory(rw.Memory(mem)), agents.WithCallbacksHandler(rw))
+	return agents.NewExecutor(agent, opts...)
+}
