@@ -45,7 +45,7 @@ func TestMoveToEndKeepsPostingsInOrder(t *testing.T) {
 		ix.MoveToEnd(mv[0], mv[1])
 		for term, ps := range ix.postings {
 			for i := 1; i < len(ps); i++ {
-				if ps[i-1].doc >= ps[i].doc {
+				if ps[i-1].doc() >= ps[i].doc() {
 					t.Fatalf("after MoveToEnd(%d, %d), %q's postings out of order at %d: %v", mv[0], mv[1], term, i, ps)
 				}
 			}
@@ -59,5 +59,23 @@ func TestMoveToEndKeepsPostingsInOrder(t *testing.T) {
 	ix.Add(2, []string{"all"}) // below the last document: out of order
 	if !ix.unordered {
 		t.Fatal("a document added below the last left the index ordered")
+	}
+}
+
+// A posting holds its document and frequency exactly up to MaxTF, which a
+// term said more often in one document counts as.
+func TestPostingBounds(t *testing.T) {
+	for _, tt := range []struct {
+		doc  int32
+		tf   float32
+		want float32
+	}{{0, 1, 1}, {7, 2, 2}, {MaxDocs - 1, MaxTF, MaxTF}, {3, MaxTF + 40, MaxTF}} {
+		p := newPosting(tt.doc, tt.tf)
+		if p.doc() != tt.doc || p.tf() != tt.want {
+			t.Errorf("newPosting(%d, %v) holds (%d, %v), want (%d, %v)", tt.doc, tt.tf, p.doc(), p.tf(), tt.doc, tt.want)
+		}
+		if q := p.to(tt.doc + 1); q.doc() != tt.doc+1 && tt.doc+1 < MaxDocs || q.tf() != p.tf() {
+			t.Errorf("moving (%d, %v) to %d gave (%d, %v)", tt.doc, tt.tf, tt.doc+1, q.doc(), q.tf())
+		}
 	}
 }
