@@ -153,7 +153,7 @@ func (m *Memory) ExplainUnit(id string) (UnitLife, error) {
 	}
 	x := UnitLife{
 		ID: u.ID, Text: u.Text, Route: u.Route, Delta: u.Delta, Gate: u.Gate, Novelty: u.Novelty,
-		Reward: u.Reward, Merged: u.Merged, Retrieved: u.Retrieved, Facts: u.Facts, History: slices.Clone(u.History),
+		Reward: u.Reward, Merged: int(u.Merged), Retrieved: int(u.Retrieved), Facts: u.Facts, History: slices.Clone(u.History),
 	}
 	if n := m.successor(u.Seq, u.Facts); n != nil {
 		x.SupersededBy = n.ID

@@ -56,7 +56,7 @@ func (m *Memory) age() float64 { return float64(m.st.Seq) / m.opts.HalfLife }
 func (m *Memory) updatePriority(u *unit, mul, add, floor float64, b *batch) {
 	u.LogP = store.NewLogP(u.LogP, m.age(), mul, add, floor)
 	if u.heapIdx >= 0 {
-		heap.Fix(&m.heap, u.heapIdx)
+		heap.Fix(&m.heap, int(u.heapIdx))
 	}
 	b.ops = append(b.ops, store.Priority(u.Seq, m.age(), mul, add, floor))
 }
@@ -95,13 +95,16 @@ func (m *Memory) evictOverflow(b *batch) {
 	}
 }
 
+// addCount returns the count n grown by k, at most MaxInt32.
+func addCount(n int32, k int64) int32 { return int32(min(int64(n)+k, math.MaxInt32)) }
+
 // merge folds step s, a near-duplicate of the stored unit u, into u:
 // counts, rewards and priorities add up, the larger surprise is kept, and
 // u keeps its text and place.
 func (m *Memory) merge(u, s *unit, g float64, b *batch) {
-	u.Merged += 1 + s.Merged
+	u.Merged = addCount(u.Merged, 1+int64(s.Merged))
 	u.Reward = saturate(u.Reward + s.Reward)
-	u.Retrieved += s.Retrieved
+	u.Retrieved = addCount(u.Retrieved, int64(s.Retrieved))
 	if math.Abs(s.Delta) > math.Abs(u.Delta) {
 		u.Delta = s.Delta
 	}
@@ -256,12 +259,12 @@ func (h evictHeap) Less(i, j int) bool {
 }
 func (h evictHeap) Swap(i, j int) {
 	h[i], h[j] = h[j], h[i]
-	h[i].heapIdx = i
-	h[j].heapIdx = j
+	h[i].heapIdx = int32(i)
+	h[j].heapIdx = int32(j)
 }
 func (h *evictHeap) Push(x any) {
 	u := x.(*unit)
-	u.heapIdx = len(*h)
+	u.heapIdx = int32(len(*h))
 	*h = append(*h, u)
 }
 func (h *evictHeap) Pop() any {

@@ -141,7 +141,7 @@ func New(ctx context.Context, opts ...Option) (*Memory, error) {
 
 func (m *Memory) reset() {
 	m.ix = vecindex.New()
-	m.words = newWords(m.opts.Layout.Prefix)
+	m.words = newWords(m.opts.Layout.Prefix, m.reindex)
 	m.lsh = nil
 	m.lexes = nil
 	m.byID = make(map[string]*unit)
@@ -333,7 +333,7 @@ func (m *Memory) Unit(id string) (engram.Unit, Route, error) {
 	if !ok {
 		return engram.Unit{}, 0, fmt.Errorf("dmem: unit %q: %w", id, engram.ErrNotFound)
 	}
-	return u.Unit, u.Route, nil
+	return u.exported(), u.Route, nil
 }
 
 // Units returns copies of every stored unit, core memory's and the
@@ -352,7 +352,7 @@ func (m *Memory) units(keep func(Route) bool) []engram.Unit {
 	var out []engram.Unit
 	for _, u := range m.byID {
 		if keep(u.Route) {
-			out = append(out, u.Unit)
+			out = append(out, u.exported())
 		}
 	}
 	slices.SortFunc(out, func(a, b engram.Unit) int { return cmp.Compare(a.Seq, b.Seq) })

@@ -113,7 +113,7 @@ func TestMergeFindsTheRepeat(t *testing.T) {
 	if u := m.gone[idOf(3)]; u == nil || u.Route != RouteMerged {
 		t.Fatalf("the repeat of %q was not merged", texts[1])
 	}
-	for i, want := range []int{0, 1, 0} {
+	for i, want := range []int32{0, 1, 0} {
 		switch u := m.byID[idOf(int64(i))]; {
 		case u == nil:
 			t.Errorf("%q is not resident", texts[i])

@@ -28,7 +28,7 @@ func (m *Memory) followStore() {
 		return // the options are the package's own
 	}
 	m.opts.Embedder, m.opts.Layout = e, memopts.LayoutOf(e)
-	m.words = newWords(m.opts.Layout.Prefix)
+	m.words = newWords(m.opts.Layout.Prefix, m.reindex)
 }
 
 // restore reads the memory back from its store. The LSH tables, the eviction
@@ -104,7 +104,7 @@ func (m *Memory) restore(ctx context.Context) error {
 		}
 		m.resident(u, lexisOf(u.Text))
 		m.heap = append(m.heap, u)
-		u.heapIdx = len(m.heap) - 1
+		u.heapIdx = int32(len(m.heap) - 1)
 	}
 	heap.Init(&m.heap)
 	for _, u := range short {

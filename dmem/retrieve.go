@@ -49,7 +49,6 @@ type cand struct {
 	group  int64
 	tokens int
 	at     time.Time
-	vec    []float32
 	meta   []byte
 	sal    float64 // priority now
 	rel    float64 // relevance to the query
@@ -322,7 +321,7 @@ func (m *Memory) retrievedLocked(ids []string, load bool, epoch int64) bool {
 	}
 	for _, id := range ids {
 		if u, ok := m.byID[id]; ok {
-			u.Retrieved++
+			u.Retrieved = addCount(u.Retrieved, 1)
 			m.dirty[u] = struct{}{}
 		}
 	}

@@ -174,6 +174,15 @@ func (m *Memory) place(u *unit, r Route, p float64, kind EventKind, lx lexis, b 
 	}
 }
 
+// reindex gives the index u's embedding again, which the words index
+// moved (words.rebuild): chromem-go holds the slice it was given.
+func (m *Memory) reindex(u *unit) {
+	if u.indexed {
+		// Only fails on an empty id or vector, which cannot happen here.
+		_ = m.ix.Add(context.Background(), u.ID, u.Embedding)
+	}
+}
+
 // resident makes u findable: by id, by group, by LSH, by its words (lx).
 func (m *Memory) resident(u *unit, lx lexis) {
 	m.byID[u.ID] = u
@@ -195,7 +204,7 @@ func (m *Memory) unplace(u *unit) {
 	m.words.remove(u)
 	m.slots.Remove(u.Seq, u.Facts)
 	if u.heapIdx >= 0 {
-		heap.Remove(&m.heap, u.heapIdx)
+		heap.Remove(&m.heap, int(u.heapIdx))
 	}
 	if u.indexed {
 		_ = m.ix.Remove(context.Background(), u.ID) // deleting by id cannot fail

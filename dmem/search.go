@@ -203,7 +203,7 @@ func (g *gathering) add(u *unit, r float64) {
 	}
 	g.seen[u] = true
 	g.cs = append(g.cs, cand{id: u.ID, role: u.Role, text: u.Text, seq: u.Seq, group: u.Group, tokens: u.Tokens,
-		at: u.Time, u: u, vec: u.Embedding, meta: u.Meta, fs: u.Facts, sal: g.m.priorityAt(u, g.now), rel: r})
+		at: u.Time, u: u, meta: u.Meta, fs: u.Facts, sal: g.m.priorityAt(u, g.now), rel: r})
 	g.rel = append(g.rel, r)
 }
 
@@ -379,7 +379,7 @@ func (g *gathering) kinds() {
 		age := max(0, g.now-1-c.seq)
 		c.f = engram.Features{Relevance: c.rel, Recency: credit.Recency(age), Tokens: c.tokens, Role: c.role, AgeSteps: age}
 		if c.u != nil {
-			c.f.Flags, c.f.Retrieved = c.u.Flags, c.u.Retrieved
+			c.f.Flags, c.f.Retrieved = c.u.Flags, int(c.u.Retrieved)
 		}
 		c.kind = g.m.ratings.Correction(c.f)
 	}

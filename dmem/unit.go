@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -65,6 +66,7 @@ type unit struct {
 	engram.Unit
 	Kind    engram.StepKind
 	Route   Route
+	indexed bool    // present in the chromem index
 	Delta   float64 // signed surprise that placed it
 	Gate    float64
 	Novelty float64
@@ -74,17 +76,26 @@ type unit struct {
 	// old and new; new units hold −1, unknown.
 	Fresh     float64
 	Reward    float64
-	Merged    int     // steps folded into it
-	Retrieved int     // loads that returned it
+	Merged    int32   // steps folded into it
+	Retrieved int32   // loads that returned it
 	LogP      float64 // log2 of its priority at step 0; see forget.go
 	Meta      []byte  // JSON metadata of a document added by AddDocuments
 	History   []Event
 
-	heapIdx int            // position in the eviction heap; -1 outside core
+	// The fields below are ordered so that a unit takes 320 bytes (a
+	// memory holds thousands): heapIdx fills the word after lsh.
 	lsh     nearby.Entry   // its record in Memory.lsh
+	heapIdx int32          // position in the eviction heap; -1 outside core
 	slot    int            // slot in the words index; -1 when not resident
-	indexed bool           // present in the chromem index
 	facts   facts.Analysis // what its text says of the turns before it (internal/facts)
+}
+
+// exported returns u as the memory hands it out: a copy whose embedding
+// is its own, since the unit's row moves and is reused.
+func (u *unit) exported() engram.Unit {
+	x := u.Unit
+	x.Embedding = slices.Clone(u.Embedding)
+	return x
 }
 
 func idOf(seq int64) string { return "u" + strconv.FormatInt(seq, 10) }
@@ -164,7 +175,7 @@ func float(d *wire.Reader) float64 { return math.Float64frombits(d.Uint64()) }
 const (
 	maxDim    = 1 << 16 // embedding dimensions
 	maxTokens = 1 << 31 // tokens of one unit
-	maxCount  = 1 << 40 // merges, retrievals
+	maxCount  = 1 << 40 // merges, retrievals; a unit holds at most MaxInt32
 )
 
 // repair returns x if it is finite, else def: a damaged statistic of a
@@ -207,7 +218,7 @@ func decodeUnit(b []byte) (*unit, error) {
 		u.Fresh = repair(float(d), -1)
 	}
 	merged, retrieved := d.Uvarint(), d.Uvarint()
-	u.Merged, u.Retrieved = int(min(merged, maxCount)), int(min(retrieved, maxCount))
+	u.Merged, u.Retrieved = int32(min(merged, math.MaxInt32)), int32(min(retrieved, math.MaxInt32))
 	if m := d.Prefixed(); len(m) > 0 {
 		u.Meta = append([]byte(nil), m...)
 	}
@@ -245,7 +256,9 @@ func (u *unit) toRecord(stored bool) store.Record {
 	r := store.Record{Seq: u.Seq, Route: store.Route(u.Route), LogP: u.LogP, Delta: u.Delta, Gate: u.Gate, Novelty: u.Novelty,
 		Reward: u.Reward, Data: u.encode(nil)}
 	if stored {
-		r.Embedding = u.Embedding
+		// A copy: the store writes it after the lock is let go, and the
+		// unit's row may move by then (words.rebuild).
+		r.Embedding = slices.Clone(u.Embedding)
 	}
 	return r
 }

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem/store"
@@ -128,5 +129,23 @@ func TestRoutesMatchStore(t *testing.T) {
 		if got := store.Route(r); got != want {
 			t.Errorf("%v is store route %d, want %d", r, got, want)
 		}
+	}
+}
+
+// A unit stays within Go's 320-byte size class: a memory holds thousands,
+// and a field added carelessly costs 32 bytes each.
+func TestUnitSize(t *testing.T) {
+	if n := unsafe.Sizeof(unit{}); n > 320 {
+		t.Errorf("a unit takes %d bytes, over 320", n)
+	}
+}
+
+// Counts stop at MaxInt32 instead of wrapping.
+func TestCountsSaturate(t *testing.T) {
+	if got := addCount(math.MaxInt32-1, 5); got != math.MaxInt32 {
+		t.Errorf("addCount near the top = %d", got)
+	}
+	if got := addCount(3, 4); got != 7 {
+		t.Errorf("addCount(3, 4) = %d", got)
 	}
 }

@@ -1,6 +1,8 @@
 package dmem
 
 import (
+	"slices"
+
 	"github.com/engram-go/engram/internal/facts"
 	"github.com/engram-go/engram/internal/relevance"
 	"github.com/engram-go/engram/internal/text"
@@ -17,17 +19,25 @@ type words struct {
 	slots  []*unit // by slot; nil once the unit left
 	empty  int     // slots emptied since the last rebuild
 	prefix int     // leading embedding components relevance compares; 0 for all
-	// rows holds the compared part of every slot's embedding, row by slot
-	// (zeros if empty), and past relevance.GatherAbove their nearest-
-	// neighbour index.
-	rows relevance.Rows
+	// rows holds every slot's embedding, row by slot (zeros if empty), and
+	// past relevance.GatherAbove a nearest-neighbour index of their
+	// compared parts. A resident unit's Embedding is its row, the one copy
+	// of its vector (the chromem-go index holds the same slice), which
+	// rebuild moves: moved is told of each unit whose row it moved.
+	rows  relevance.Rows
+	moved func(*unit)
 }
 
-var _ relevance.MatrixCorpus = (*words)(nil)
+var _ relevance.BlockCorpus = (*words)(nil)
 
 // newWords returns an empty index whose relevance compares the first
-// prefix components of embeddings (all of them for 0).
-func newWords(prefix int) *words { return &words{ix: relevance.NewIndex(), prefix: prefix} }
+// prefix components of embeddings (all of them for 0); moved is told of
+// every unit whose embedding a rebuild moved.
+func newWords(prefix int, moved func(*unit)) *words {
+	w := &words{ix: relevance.NewIndex(), prefix: prefix, moved: moved}
+	w.rows.Compared = prefix
+	return w
+}
 
 // lexis is what a new step's text says to the words index (its terms) and
 // to merging (the names it mentions). Finding them is most of the cost of
@@ -67,16 +77,24 @@ func (w *words) add(u *unit, lx lexis) {
 	u.slot = len(w.slots)
 	w.ix.Add(u.slot, text.Excerpt(u.Text), w.Near(u.slot, -1), facts.Words(lx.terms, u.Facts))
 	w.slots = append(w.slots, u)
-	w.rows.Append(w.cut(u.Embedding))
+	if row := w.rows.Append(u.Embedding); row != nil {
+		u.Embedding = row
+	}
 }
 
-// Matrix returns the compared part of every slot's embedding, one row a
-// slot, and its width; nil if some embedding did not fit.
-func (w *words) Matrix() ([]float32, int) {
+// Blocks returns every slot's embedding, one row a slot; none if some
+// embedding did not fit.
+func (w *words) Blocks() relevance.Blocks {
 	if w.rows.Len() != len(w.slots) {
-		return nil, 0
+		return relevance.Blocks{}
 	}
-	return w.rows.Matrix()
+	return w.rows.Blocks()
+}
+
+// holds reports whether u's embedding is its row in w.rows.
+func (w *words) holds(u *unit) bool {
+	row := w.rows.Row(u.slot)
+	return len(row) > 0 && len(u.Embedding) == len(row) && &row[0] == &u.Embedding[0]
 }
 
 // remove empties u's slot, and rebuilds the index when a quarter of the
@@ -84,6 +102,11 @@ func (w *words) Matrix() ([]float32, int) {
 func (w *words) remove(u *unit) {
 	if u.slot < 0 || u.slot >= len(w.slots) || w.slots[u.slot] != u {
 		return
+	}
+	if w.holds(u) {
+		// Its row is zeroed and reused: a unit that leaves keeps a copy
+		// (a reward may still bring the newest step back).
+		u.Embedding = slices.Clone(u.Embedding)
 	}
 	w.slots[u.slot] = nil
 	w.rows.Clear(u.slot)
@@ -98,6 +121,7 @@ func (w *words) remove(u *unit) {
 // again: reading them was a fifth of a save once the memory was evicting.
 func (w *words) rebuild() {
 	keep := make([]bool, len(w.slots))
+	inRows := w.rows.Len() == len(w.slots)
 	j := 0
 	for i, u := range w.slots {
 		if keep[i] = u != nil; keep[i] {
@@ -109,6 +133,17 @@ func (w *words) rebuild() {
 	w.rows.Compact(keep)
 	clear(w.slots[j:])
 	w.slots, w.empty = w.slots[:j], 0
+	if !inRows {
+		return
+	}
+	for i, u := range w.slots {
+		if row := w.rows.Row(i); len(u.Embedding) == 0 || &row[0] != &u.Embedding[0] {
+			u.Embedding = row
+			if w.moved != nil {
+				w.moved(u)
+			}
+		}
+	}
 }
 
 // unit returns the unit in slot i, nil if it is empty.

@@ -2,9 +2,12 @@ package dmem
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/dmem/internal/vecindex"
 	"github.com/tmc/langchaingo/schema"
 )
 
@@ -40,5 +43,88 @@ func TestWordsIndexCompacts(t *testing.T) {
 	year := strings.Fields(kept.Text)[5] // "<name> moved to <city> in <year> …"
 	if h := load(t, m, "Who moved in "+year+"?"); !strings.Contains(h, kept.Text) {
 		t.Fatalf("the oldest resident unit %q is not found by its year:\n%s", kept.Text, h)
+	}
+}
+
+// A resident unit's embedding is its row in the words index, which the
+// index moves when it drops the slots of units that left, and which the
+// chromem-go index shares: after evictions and rebuilds, every unit still
+// holds its own text's vector, the index finds each by it, a unit that
+// left keeps a copy, and what Units hands out does not change after.
+func TestEmbeddingsSurviveRebuilds(t *testing.T) {
+	m := newMemory(t, WithMaxUnits(40))
+	e := m.opts.Embedder
+	var out []engram.Unit
+	var before [][]float32
+	for i := range 400 {
+		save(t, m, fmt.Sprintf("Note %d: the %d blue %s sit by crate %d.", i, i*7919%1009, []string{"boxes", "lamps", "kites", "jars"}[i%4], i%13), fmt.Sprintf("Filed %d.", i))
+		if i == 100 {
+			out = m.Units()
+			for _, u := range out {
+				before = append(before, slices.Clone(u.Embedding))
+			}
+		}
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if m.words.empty == 0 && len(m.gone) == 0 {
+		t.Fatal("nothing left the memory: the test needs evictions")
+	}
+	for _, u := range m.byID {
+		v, err := e.EmbedQuery(bg, u.Text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := vecindex.Normalised(v)
+		if !slices.Equal(u.Embedding, want) {
+			t.Fatalf("unit %s (%q) holds another vector than its text's", u.ID, u.Text)
+		}
+		if m.words.rows.Len() == len(m.words.slots) && !m.words.holds(u) {
+			t.Fatalf("unit %s's embedding is not its row", u.ID)
+		}
+		if u.indexed {
+			hits, err := m.ix.Nearest(bg, u.Embedding, 1)
+			if err != nil || len(hits) == 0 || hits[0].Sim < 0.9999 {
+				t.Fatalf("the index does not find unit %s by its own vector: %v %v", u.ID, hits, err)
+			}
+		}
+	}
+	for id, u := range m.gone {
+		if u.Embedding != nil && len(m.words.slots) > 0 && m.words.holds(u) {
+			t.Fatalf("departed unit %s still shares a row", id)
+		}
+	}
+	for i, u := range out {
+		if !slices.Equal(u.Embedding, before[i]) {
+			t.Fatalf("unit %s as Units handed it out changed afterwards", u.ID)
+		}
+	}
+}
+
+// What a durable memory writes is each unit's vector as it was: the store
+// encodes its records after the save lets go of the memory, when the
+// unit's row may have moved. Reopened, every unit holds its text's vector.
+func TestStoredEmbeddingsSurviveRebuilds(t *testing.T) {
+	dir := t.TempDir()
+	m := newMemory(t, WithMaxUnits(40), WithPath(dir))
+	for i := range 300 {
+		save(t, m, fmt.Sprintf("Note %d: the %d red %s sit by shelf %d.", i, i*7919%1009, []string{"cups", "pens", "maps", "keys"}[i%4], i%11), fmt.Sprintf("Kept %d.", i))
+	}
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	m = newMemory(t, WithPath(dir))
+	units := m.Units()
+	if len(units) == 0 {
+		t.Fatal("nothing reopened")
+	}
+	for _, u := range units {
+		v, err := m.opts.Embedder.EmbedQuery(bg, u.Text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want, _ := vecindex.Normalised(v); !slices.Equal(u.Embedding, want) {
+			t.Fatalf("unit %s (%q) reopened with another vector than its text's", u.ID, u.Text)
+		}
 	}
 }

@@ -69,11 +69,50 @@ func TestCompactMatchesRebuild(t *testing.T) {
 	}
 }
 
-// CompactRows keeps the marked rows, in order.
-func TestCompactRows(t *testing.T) {
-	mat := []float32{0, 0, 1, 1, 2, 2, 3, 3}
-	got := CompactRows(mat, 2, []bool{false, true, false, true})
-	if want := []float32{1, 1, 3, 3}; !slices.Equal(got, want) {
-		t.Fatalf("CompactRows = %v, want %v", got, want)
+// Rows hands out each document's row where it keeps it: Compact moves
+// the kept rows down in order, across blocks, and frees the blocks left
+// empty; Clear zeroes a row; the blocks relevance reads hold what Row
+// gives, of which Compared components count.
+func TestRowsKeepTheirRowsInBlocks(t *testing.T) {
+	r := Rows{Compared: 2}
+	n := 2*blockRows + 10
+	held := make([][]float32, n)
+	for d := range n {
+		held[d] = r.Append([]float32{float32(d), 1, float32(-d)})
+		if held[d] == nil || held[d][0] != float32(d) {
+			t.Fatalf("Append %d gave %v", d, held[d])
+		}
+	}
+	held[5][1] = 7 // the row itself: the corpus sees the change
+	if r.Row(5)[1] != 7 {
+		t.Fatal("Append returned a copy, not the row the corpus keeps")
+	}
+	keep := make([]bool, n)
+	var want []float32
+	for d := range keep {
+		if keep[d] = d%2 == 1 || d > blockRows+20; keep[d] {
+			want = append(want, float32(d))
+		} else {
+			r.Clear(d)
+			if held[d][0] != 0 {
+				t.Fatalf("Clear(%d) left %v", d, held[d])
+			}
+		}
+	}
+	r.Compact(keep)
+	if r.Len() != len(want) {
+		t.Fatalf("%d rows after Compact, want %d", r.Len(), len(want))
+	}
+	b := r.Blocks()
+	if b.Dim != 2 || b.Stride != 3 || b.N != len(want) || len(b.Rows) != (len(want)+blockRows-1)/blockRows {
+		t.Fatalf("blocks %d×%d of %d rows in %d blocks", b.Stride, b.Dim, b.N, len(b.Rows))
+	}
+	for d, x := range want {
+		if row := r.Row(d); row[0] != x || row[2] != -x || !slices.Equal(b.row(d), row[:2]) {
+			t.Fatalf("row %d is %v (blocks %v), want document %v", d, row, b.row(d), x)
+		}
+	}
+	if r.Append([]float32{1, 2}) != nil || r.Len() != 0 || r.Blocks().Rows != nil {
+		t.Fatal("a row of another length did not turn the rows off")
 	}
 }

@@ -90,21 +90,5 @@ func (ix *Index) Compact(keep []bool) {
 	}
 }
 
-// CompactRows drops the rows of mat (dim wide, one a document) that keep
-// marks false and moves the rest down in order, as Compact does to the
-// documents; it returns mat shortened.
-func CompactRows(mat []float32, dim int, keep []bool) []float32 {
-	j := 0
-	for i, k := range keep {
-		if k {
-			if j != i {
-				copy(mat[j*dim:(j+1)*dim], mat[i*dim:(i+1)*dim])
-			}
-			j++
-		}
-	}
-	return mat[:j*dim]
-}
-
 // score adds the weighted BM25 of q's words into out.
 func (ix *Index) score(terms map[string]float64, out []float64) { ix.words.Score(terms, out) }

@@ -49,6 +49,40 @@ type MatrixCorpus interface {
 	Matrix() (rows []float32, dim int)
 }
 
+// BlockCorpus is a [Corpus] that keeps its documents' embeddings in
+// blocks of rows ([Rows]): scoring reads them in order, as a
+// [MatrixCorpus]'s.
+type BlockCorpus interface {
+	Corpus
+	Blocks() Blocks
+}
+
+// Blocks is a corpus's embeddings in blocks of rows: document d is row
+// d%blockRows of Rows[d/blockRows], Stride components long, of which
+// relevance compares the first Dim. N is how many rows there are.
+type Blocks struct {
+	Rows        [][]float32
+	N           int
+	Stride, Dim int
+}
+
+// row returns document d's compared components.
+func (b Blocks) row(d int) []float32 {
+	i := (d & (blockRows - 1)) * b.Stride
+	return b.Rows[d>>blockShift][i : i+b.Dim : i+b.Dim]
+}
+
+// blocksOf returns c's blocks when it keeps them, comparing dim
+// components, for n documents.
+func blocksOf(c Corpus, dim, n int) (Blocks, bool) {
+	if bc, ok := c.(BlockCorpus); ok && dim > 0 {
+		if b := bc.Blocks(); b.Dim == dim && b.N >= n {
+			return b, true
+		}
+	}
+	return Blocks{}, false
+}
+
 // Corpus is the documents a query is scored against, numbered from 0 as in
 // the lexical index.
 type Corpus interface {
@@ -171,6 +205,16 @@ func allCosines(q Query, c Corpus, cos []float64) {
 		}
 		return
 	}
+	if b, ok := blocksOf(c, dim, len(cos)); ok {
+		for k, rows := range b.Rows {
+			lo := k << blockShift
+			for i := lo; i < min(len(cos), lo+blockRows); i++ {
+				o := (i - lo) * b.Stride
+				cos[i] = max(1e-12, Dot(rows[o:o+dim:o+dim], q.Vec))
+			}
+		}
+		return
+	}
 	dot := cosines(q, c, cos)
 	for i := range cos {
 		dot(i)
@@ -206,10 +250,14 @@ func cosines(q Query, c Corpus, cos []float64) func(d int) {
 func cosineWith(q Query, c Corpus) func(d int) float64 {
 	dim := len(q.Vec)
 	rows := matrixRows(c, dim, c.Len())
+	blocks, inBlocks := blocksOf(c, dim, c.Len())
 	dense, _ := c.(DenseCorpus)
 	return func(d int) float64 {
 		if rows != nil {
 			return max(1e-12, Dot(rows[d*dim:(d+1)*dim], q.Vec))
+		}
+		if inBlocks {
+			return max(1e-12, Dot(blocks.row(d), q.Vec))
 		}
 		if dense != nil {
 			if v := dense.Dense(d); len(v) == dim {

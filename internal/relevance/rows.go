@@ -14,61 +14,98 @@ import (
 // about 1.5 ms; the index costs about 144 bytes and 11 µs a document.
 const GatherAbove = 1 << 14
 
-// Rows is a corpus's embedding matrix, one row a document, numbered as the
-// documents are; past GatherAbove rows it also keeps an approximate index
-// of them for [Gather]. The zero Rows is empty and ready. Like [Index] it
-// is not safe for concurrent use, but for reads.
+// Rows is a corpus's embeddings, one row a document, numbered as the
+// documents are, in blocks of blockRows rows that are never reallocated:
+// a row stays where Append put it until Compact moves it, so an owner may
+// keep it as the document's only copy of its vector (and Clear zeroes it).
+// Relevance compares a row's first Compared components; past GatherAbove
+// rows Rows also keeps an approximate index of them for [Gather]. The
+// zero Rows is empty and ready. Like [Index] it is not safe for
+// concurrent use, but for reads.
 type Rows struct {
 	// Above, if not 0, is this corpus's GatherAbove: a test's, to gather
 	// over a collection it can fill quickly.
 	Above int
+	// Compared, if not 0, is how many leading components of a row
+	// relevance compares (a query vector has that many); 0 for all. It is
+	// set before the first row.
+	Compared int
 
-	mat  []float32
-	dim  int // 0 until the first row; −1 once a row did not fit
-	near *ann.Index
+	blocks [][]float32
+	n      int
+	dim    int // the rows' length: 0 until the first row; −1 once a row did not fit
+	near   *ann.Index
 }
 
-// Append adds the next document's row, v (copied). A row of another width
-// than the first turns the matrix off for good: Matrix then returns nil
-// and the corpus is read document by document.
-func (r *Rows) Append(v []float32) {
+// blockShift sets how many rows one allocation holds: 1,024, a few
+// hundred kilobytes.
+const blockShift = 10
+
+const blockRows = 1 << blockShift
+
+// Append adds the next document's row, a copy of v, and returns it: the
+// row the corpus keeps, which Compact may move and Clear zeroes. A row of
+// another length than the first turns the rows off for good: Append then
+// returns nil, Blocks returns none and the corpus is read document by
+// document.
+func (r *Rows) Append(v []float32) []float32 {
 	if r.dim < 0 {
-		return
+		return nil
 	}
-	if r.dim == 0 && len(r.mat) == 0 {
+	if r.dim == 0 && r.n == 0 {
 		r.dim = len(v)
 	}
-	if len(v) != r.dim || r.dim == 0 {
-		r.mat, r.dim, r.near = nil, -1, nil
-		return
+	if len(v) != r.dim || r.dim == 0 || r.Compared > r.dim {
+		r.blocks, r.n, r.dim, r.near = nil, 0, -1, nil
+		return nil
 	}
-	doc := r.Len()
-	r.mat = append(r.mat, v...)
+	doc := r.n
+	if doc>>blockShift == len(r.blocks) {
+		r.blocks = append(r.blocks, make([]float32, blockRows*r.dim))
+	}
+	r.n++
+	row := r.row(doc)
+	copy(row, v)
 	switch {
 	case r.near != nil:
-		_ = r.near.Add(int32(doc), v) // a row it refuses (not finite) is found by words alone
+		_ = r.near.Add(int32(doc), r.cut(row)) // a row it refuses (not finite) is found by words alone
 	case doc+1 > cmp.Or(r.Above, GatherAbove):
-		r.near = ann.New(r.dim)
+		r.near = ann.New(len(r.cut(row)))
 		for d := range doc + 1 {
-			_ = r.near.Add(int32(d), r.row(d))
+			_ = r.near.Add(int32(d), r.cut(r.row(d)))
 		}
 	}
+	return row
 }
 
 // Len returns the number of rows.
-func (r *Rows) Len() int {
-	if r.dim <= 0 {
-		return 0
+func (r *Rows) Len() int { return r.n }
+
+// Row returns document doc's row, nil if it has none.
+func (r *Rows) Row(doc int) []float32 {
+	if doc < 0 || doc >= r.n {
+		return nil
 	}
-	return len(r.mat) / r.dim
+	return r.row(doc)
 }
 
-func (r *Rows) row(d int) []float32 { return r.mat[d*r.dim : (d+1)*r.dim : (d+1)*r.dim] }
+func (r *Rows) row(d int) []float32 {
+	b, i := r.blocks[d>>blockShift], (d&(blockRows-1))*r.dim
+	return b[i : i+r.dim : i+r.dim]
+}
+
+// cut returns the compared part of row.
+func (r *Rows) cut(row []float32) []float32 {
+	if r.Compared > 0 {
+		return row[:r.Compared]
+	}
+	return row
+}
 
 // Clear zeroes document doc's row, for a document that left: it matches
 // nothing until Compact drops it.
 func (r *Rows) Clear(doc int) {
-	if doc < 0 || doc >= r.Len() {
+	if doc < 0 || doc >= r.n {
 		return
 	}
 	clear(r.row(doc))
@@ -78,12 +115,28 @@ func (r *Rows) Clear(doc int) {
 }
 
 // Compact drops the rows keep marks false and moves the rest down in
-// order, as [Index.Compact] does to the documents. keep covers every row.
+// order, as [Index.Compact] does to the documents, and frees the blocks
+// no row is left in. keep covers every row.
 func (r *Rows) Compact(keep []bool) {
-	if r.dim <= 0 || len(keep) != r.Len() {
+	if r.dim <= 0 || len(keep) != r.n {
 		return
 	}
-	r.mat = CompactRows(r.mat, r.dim, keep)
+	j := 0
+	for d, k := range keep {
+		if k {
+			if j != d {
+				copy(r.row(j), r.row(d))
+			}
+			j++
+		}
+	}
+	for d := j; d < r.n && d&(blockRows-1) != 0; d++ {
+		clear(r.row(d))
+	}
+	r.n = j
+	nb := (j + blockRows - 1) >> blockShift
+	clear(r.blocks[nb:])
+	r.blocks = r.blocks[:nb]
 	if r.near != nil {
 		renum := make([]int32, len(keep))
 		n := int32(0)
@@ -97,13 +150,14 @@ func (r *Rows) Compact(keep []bool) {
 	}
 }
 
-// Matrix returns every row, back to back, and their width; nil if a row
-// did not fit.
-func (r *Rows) Matrix() ([]float32, int) {
+// Blocks returns the rows as relevance reads them in order: blocks of
+// rows Stride long, each but the last full, of which it compares the
+// first Dim components. Rows that did not fit give none.
+func (r *Rows) Blocks() Blocks {
 	if r.dim <= 0 {
-		return nil, 0
+		return Blocks{}
 	}
-	return r.mat, r.dim
+	return Blocks{Rows: r.blocks, N: r.n, Stride: r.dim, Dim: cmp.Or(r.Compared, r.dim)}
 }
 
 // Gathered is a load's relevance over the documents it gathered: Rel holds
@@ -125,10 +179,10 @@ func (r *Rows) Gathers() bool { return r.near != nil }
 // approximate index finds, best first; nil without an index or if q does
 // not fit.
 func (r *Rows) Nearest(q []float32, k int) []int {
-	if r.near == nil || len(q) != r.dim {
+	if r.near == nil || len(q) != r.near.Dim() {
 		return nil
 	}
-	ids := r.near.Search(q, k, func(id int32) []float32 { return r.row(int(id)) }, nil)
+	ids := r.near.Search(q, k, func(id int32) []float32 { return r.cut(r.row(int(id))) }, nil)
 	out := make([]int, len(ids))
 	for i, id := range ids {
 		out[i] = int(id)

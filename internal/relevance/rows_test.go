@@ -39,7 +39,6 @@ func TestRowsNearestAfterCompact(t *testing.T) {
 	for range 50 {
 		r.Append(unit())
 	}
-	mat, d := r.Matrix()
 	for range 20 {
 		q := unit()
 		got := r.Nearest(q, 5)
@@ -48,8 +47,8 @@ func TestRowsNearestAfterCompact(t *testing.T) {
 			x  float64
 		}
 		var all []s
-		for i := range len(mat) / d {
-			all = append(all, s{i, Dot(mat[i*d:(i+1)*d], q)})
+		for i := range r.Len() {
+			all = append(all, s{i, Dot(r.Row(i), q)})
 		}
 		slices.SortFunc(all, func(a, b s) int {
 			if a.x > b.x {
