@@ -2,6 +2,7 @@ package dmem
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/tmc/langchaingo/schema"
@@ -119,6 +120,27 @@ func TestMergeFindsTheRepeat(t *testing.T) {
 			t.Errorf("%q is not resident", texts[i])
 		case u.Merged != want:
 			t.Errorf("%q merged %d steps, want %d", texts[i], u.Merged, want)
+		}
+	}
+}
+
+// Statements that differ only in their numbers are each news: none is
+// merged away or dropped as a repeat of its neighbours, whose words and
+// word vectors are nearly the same ("Fact 41 … 7041" beside "Fact 14 …
+// 7014" and "Fact 40 … 7040").
+func TestNumberedFactsAreEachKept(t *testing.T) {
+	m := newMemory(t, WithShortTerm(2000))
+	const n = 60
+	for i := range n {
+		save(t, m, fmt.Sprintf("Fact %d: the locker code of desk %d is %d.", i, i, 7000+i), "Noted.")
+	}
+	held := make(map[string]bool)
+	for _, u := range m.Units() {
+		held[u.Text] = true
+	}
+	for i := range n {
+		if in := fmt.Sprintf("Fact %d: the locker code of desk %d is %d.", i, i, 7000+i); !held[in] {
+			t.Errorf("%q is not held", in)
 		}
 	}
 }

@@ -33,9 +33,6 @@ type options struct {
 	discount   float64
 	candidates int
 	departed   int
-	// ownEmbedder is set when no WithEmbedder named one: the default may
-	// follow the store's dimension (earlierDefaults).
-	ownEmbedder bool
 }
 
 func defaults() options {
@@ -50,19 +47,8 @@ func WithTokenBudget(n int) Option { return func(o *options) { o.Budget = n } }
 
 // defaultHashDimensions is the size of the default embedder's hashed half:
 // enough to tell numbers and names apart, small enough that admission's
-// nearest-neighbour search stays cheap. On the development set's real
-// dialogue 32 dimensions recalled as 128 did (within 0.004 on every
-// protocol), at 528 bytes a unit's vector against 912.
-const defaultHashDimensions = 32
-
-// earlierDefaults are the hashed dimensions, by the whole vector's, of the
-// embedders earlier releases made by default, so that a store one wrote
-// reopens without WithEmbedder: 100 GloVe beside 128 hashed, and 512
-// hashed alone.
-var earlierDefaults = map[int][]embed.Option{
-	embed.GloVeDimensions + 128: {embed.WithGloVeShare(0.5), embed.WithDimensions(128)},
-	512:                         {embed.WithGloVeShare(0), embed.WithDimensions(512)},
-}
+// nearest-neighbour search stays cheap.
+const defaultHashDimensions = 128
 
 // WithReturnMessages makes LoadMemoryVariables return []llms.ChatMessage,
 // for prompts that take the history as messages (a MessagesPlaceholder),
@@ -73,13 +59,11 @@ func WithReturnMessages(b bool) Option { return func(o *options) { o.ReturnMessa
 
 // WithEmbedder sets the embedder. Any langchaingo embedder works; every
 // vector it returns must have the length of the first. Default: engram's
-// offline [embed.Embedder] with a GloVe share of 0.5 beside 32 hashed
-// dimensions (132 in all), so that admission
+// offline [embed.Embedder] with a GloVe share of 0.5 beside 128 hashed
+// dimensions, so that admission
 // and merging, which compare embeddings, still see numbers and rare names
 // that word vectors do not (a share of 1 admits "locker 5 opens with 4005"
-// as a repeat of "locker 6 opens with 4006"). A store written with an
-// earlier release's default (228 or 512 dimensions) reopens with the
-// embedder that wrote it, unless this option names another.
+// as a repeat of "locker 6 opens with 4006").
 func WithEmbedder(e embeddings.Embedder) Option { return func(o *options) { o.Embedder = e } }
 
 // WithPath makes the memory durable: its record is kept in the embedded
@@ -328,7 +312,6 @@ func (o *options) validate() error {
 	}
 	// The default embedder compares GloVe beside hashed dimensions, so that
 	// admission and merging see numbers and rare names (WithEmbedder).
-	o.ownEmbedder = o.Embedder == nil
 	if err := o.Resolve(embed.WithGloVeShare(0.5), embed.WithDimensions(defaultHashDimensions)); err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/engram-go/engram"
-	"github.com/engram-go/engram/embed"
 )
 
 // TestReopenNumbersOn: a memory reopened from its directory numbers its
@@ -90,75 +89,4 @@ func TestOpenStore(t *testing.T) {
 	}
 	m := newMemory(t, WithStore(s))
 	save(t, m, "The deploy key is in the vault.", "Noted.")
-}
-
-// A store written with an earlier release's default embedder (GloVe beside
-// 128 hashed dimensions, or 512 hashed alone) reopens with default options
-// and goes on as it was: its vectors keep their length, a load finds what
-// it holds, and a save is taken. One written with another embedder, which
-// no default made, is still refused.
-func TestStoreOfAnEarlierDefaultReopens(t *testing.T) {
-	for _, tt := range []struct {
-		name string
-		opts []embed.Option
-		dim  int
-	}{
-		{"glove beside 128", []embed.Option{embed.WithGloVeShare(0.5), embed.WithDimensions(128)}, 228},
-		{"512 hashed", []embed.Option{embed.WithGloVeShare(0), embed.WithDimensions(512)}, 512},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			dir := t.TempDir()
-			old, err := embed.New(tt.opts...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := New(bg, WithPath(dir), WithEmbedder(old))
-			if err != nil {
-				t.Fatal(err)
-			}
-			save(t, m, "The wifi password is kiwi-7731.", "I will remember it.")
-			save(t, m, "I had pasta for lunch.", "Carbonara, I hope.")
-			if err := m.Close(); err != nil {
-				t.Fatal(err)
-			}
-			m, err = New(bg, WithPath(dir), WithTokenBudget(40))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer m.Close()
-			if err := m.SaveContext(bg, map[string]any{"input": "Our train leaves at 9:40 on Friday."}, map[string]any{"output": "Have a good trip."}); err != nil {
-				t.Fatalf("a save after reopening: %v", err)
-			}
-			out, err := m.LoadMemoryVariables(bg, map[string]any{"input": "What is the wifi password?"})
-			if err != nil {
-				t.Fatalf("a load after reopening: %v", err)
-			}
-			if h := out["history"].(string); !strings.Contains(h, "kiwi-7731") {
-				t.Errorf("the load lost the stored fact:\n%s", h)
-			}
-			for _, u := range m.Units() {
-				if len(u.Embedding) != tt.dim {
-					t.Errorf("unit %s has %d dimensions, want the store's %d", u.ID, len(u.Embedding), tt.dim)
-				}
-			}
-		})
-	}
-	dir := t.TempDir()
-	other, _ := embed.New(embed.WithGloVeShare(0.5), embed.WithDimensions(64))
-	m, err := New(bg, WithPath(dir), WithEmbedder(other))
-	if err != nil {
-		t.Fatal(err)
-	}
-	save(t, m, "The wifi password is kiwi-7731.", "I will remember it.")
-	if err := m.Close(); err != nil {
-		t.Fatal(err)
-	}
-	m, err = New(bg, WithPath(dir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	if err := m.SaveContext(bg, map[string]any{"input": "x y z"}, map[string]any{"output": "ok"}); !errors.Is(err, engram.ErrInvalidInput) {
-		t.Errorf("a save into a store of another embedder's vectors: %v, want ErrInvalidInput", err)
-	}
 }

@@ -7,29 +7,7 @@ import (
 	"math"
 
 	"github.com/engram-go/engram/dmem/store"
-	"github.com/engram-go/engram/embed"
-	"github.com/engram-go/engram/internal/memopts"
 )
-
-// followStore makes the default embedder the one an earlier release made
-// by default, when the store's vectors have its length (earlierDefaults):
-// the memory then loads and saves as it did, where another length would
-// be refused. Nothing is resident yet.
-func (m *Memory) followStore() {
-	if !m.opts.ownEmbedder || m.st.Dim == 0 || m.st.Dim == m.opts.Layout.Dims {
-		return
-	}
-	opts, ok := earlierDefaults[m.st.Dim]
-	if !ok {
-		return
-	}
-	e, err := embed.New(opts...)
-	if err != nil {
-		return // the options are the package's own
-	}
-	m.opts.Embedder, m.opts.Layout = e, memopts.LayoutOf(e)
-	m.words = newWords(m.opts.Layout.Prefix, m.reindex)
-}
 
 // restore reads the memory back from its store. The LSH tables, the eviction
 // heap and the short-term buffer are rebuilt from the records.
@@ -89,7 +67,6 @@ func (m *Memory) restore(ctx context.Context) error {
 		m.opts.Logger.Warn("dmem: load: the state's embedding dimension is not the units'; keeping the units'", "namespace", ns.String(), "store", storeFile(s), "state", m.st.Dim, "units", d)
 		m.st.Dim = d
 	}
-	m.followStore()
 	if m.st.Dim > 0 {
 		m.lsh = newLSH(m.st.Dim)
 	}
