@@ -7,6 +7,7 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem/internal/groupcommit"
+	"github.com/engram-go/engram/dmem/internal/quantile"
 	"github.com/engram-go/engram/dmem/store"
 )
 
@@ -85,8 +86,8 @@ func (m *Memory) commit(b *batch) *group {
 func (m *Memory) saveState() {
 	m.saveGate()
 	m.st.Kinds = m.ratings.MarshalKinds()
-	m.st.Novelty = [2]quantile{m.novelty.lo, m.novelty.hi}
-	m.st.RPE = [2]quantile{m.rpe.lo, m.rpe.hi}
+	m.st.Novelty = [2]quantile.Estimator{m.novelty.lo, m.novelty.hi}
+	m.st.RPE = [2]quantile.Estimator{m.rpe.lo, m.rpe.hi}
 }
 
 // wait returns once the ops of t are durable, or the [ErrStore] that

@@ -12,6 +12,7 @@ import (
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem/boltstore"
 	"github.com/engram-go/engram/dmem/internal/nearby"
+	"github.com/engram-go/engram/dmem/internal/quantile"
 	"github.com/engram-go/engram/dmem/internal/vecindex"
 	"github.com/engram-go/engram/dmem/store"
 	"github.com/engram-go/engram/internal/credit"
@@ -80,8 +81,8 @@ type state struct {
 	Seq, Group  int64
 	Dim         int
 	Value       valueModel
-	Novelty     [2]quantile
-	RPE         [2]quantile
+	Novelty     [2]quantile.Estimator
+	RPE         [2]quantile.Estimator
 	Rewards     int64   // rewards received
 	RewardScale float64 // running mean of |r|
 	MeanValue   float64 // running mean of V̄(s): what a next state is worth

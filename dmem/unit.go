@@ -12,6 +12,7 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem/internal/nearby"
+	"github.com/engram-go/engram/dmem/internal/quantile"
 	"github.com/engram-go/engram/dmem/store"
 	"github.com/engram-go/engram/internal/facts"
 	"github.com/engram-go/engram/internal/text"
@@ -297,8 +298,8 @@ func (st *state) decode(b []byte) error {
 	case !finite(st.RewardScale) || st.RewardScale < 0 || !finite(st.MeanValue):
 		return fmt.Errorf("reward scale %v, mean value %v", st.RewardScale, st.MeanValue)
 	}
-	for _, q := range [...]quantile{st.Novelty[0], st.Novelty[1], st.RPE[0], st.RPE[1]} {
-		if q.N < 0 || !(q.P >= 0 && q.P <= 1) {
+	for _, q := range [...]quantile.Estimator{st.Novelty[0], st.Novelty[1], st.RPE[0], st.RPE[1]} {
+		if !q.Valid() {
 			return fmt.Errorf("a quantile of p %v over %d values", q.P, q.N)
 		}
 	}
