@@ -2,6 +2,8 @@ package dmem
 
 import (
 	"errors"
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -89,4 +91,72 @@ func TestOpenStore(t *testing.T) {
 	}
 	m := newMemory(t, WithStore(s))
 	save(t, m, "The deploy key is in the vault.", "Noted.")
+}
+
+// A memory closed and reopened from its directory loads as the one that
+// stayed open: fed the same steps, loads and ratings, the two return the
+// same history for every question, and weigh each unit's neighbouring
+// turns alike, core and short-term units interleaved as they were saved.
+func TestReopenLoadsAsBefore(t *testing.T) {
+	clock := func() func() time.Time {
+		at := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+		return func() time.Time { at = at.Add(time.Second); return at }
+	}
+	open := func(dir string, now func() time.Time) *Memory {
+		m, err := New(bg, WithTokenBudget(100), WithPath(dir), WithClock(now))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	facts := []string{"My sister Priya moved to Lisbon.", "The wifi password is kiwi-7731.", "My dentist appointment is on Friday at 3pm."}
+	feed := func(m *Memory) {
+		for i := range 40 {
+			in := fmt.Sprintf("Small talk number %d about the weather and lunch and traffic.", i)
+			if i < len(facts) {
+				in = facts[i]
+			}
+			save(t, m, in, "Noted.")
+			if i%7 == 6 {
+				if _, err := m.LoadMemoryVariables(bg, map[string]any{"input": "Where does Priya live?"}); err != nil {
+					t.Fatal(err)
+				}
+				if err := m.Reward(bg, 1); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	dirA, dirB := t.TempDir(), t.TempDir()
+	clockA, clockB := clock(), clock()
+	a, b := open(dirA, clockA), open(dirB, clockB)
+	defer a.Close()
+	feed(a)
+	feed(b)
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b = open(dirB, clockB)
+	defer b.Close()
+	for _, q := range []string{"When is the dentist?", "Where does Priya live?", "", "wifi"} {
+		ha, err := a.LoadMemoryVariables(bg, map[string]any{"input": q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hb, err := b.LoadMemoryVariables(bg, map[string]any{"input": q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ha["history"] != hb["history"] {
+			t.Errorf("%q: the open memory returned\n%s\nthe reopened one\n%s", q, ha["history"], hb["history"])
+			continue
+		}
+		xa, _ := a.Explain()
+		xb, _ := b.Explain()
+		for i := range min(len(xa.Units), len(xb.Units)) {
+			if ua, ub := xa.Units[i], xb.Units[i]; ua.ID != ub.ID || math.Abs(ua.Relevance-ub.Relevance) > 1e-9 {
+				t.Errorf("%q: unit %d is %s at relevance %.4f open, %s at %.4f reopened", q, i, ua.ID, ua.Relevance, ub.ID, ub.Relevance)
+			}
+		}
+	}
 }

@@ -1,10 +1,12 @@
 package dmem
 
 import (
+	"cmp"
 	"container/heap"
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/engram-go/engram/dmem/store"
 )
@@ -75,22 +77,25 @@ func (m *Memory) restore(ctx context.Context) error {
 			m.opts.Logger.Warn("dmem: load: skipping units of another embedding dimension", "namespace", ns.String(), "store", storeFile(s), "units", odd, "dim", m.st.Dim)
 		}
 	}
-	for _, u := range core {
+	// In step order, core and short-term alike, as they were placed: the
+	// words index reads a unit's neighbours by the order units joined it,
+	// and a load after reopening must weigh the turns around each unit as
+	// the memory that was closed did.
+	resident := slices.Concat(core, short)
+	slices.SortFunc(resident, func(a, b *unit) int { return cmp.Compare(a.Seq, b.Seq) })
+	for _, u := range resident {
 		if len(u.Embedding) != m.st.Dim {
 			continue
 		}
 		m.resident(u, lexisOf(u.Text))
-		m.heap = append(m.heap, u)
-		u.heapIdx = int32(len(m.heap) - 1)
+		if u.Route == RouteCore {
+			m.heap = append(m.heap, u)
+			u.heapIdx = int32(len(m.heap) - 1)
+		} else {
+			m.short = append(m.short, u)
+		}
 	}
 	heap.Init(&m.heap)
-	for _, u := range short {
-		if len(u.Embedding) != m.st.Dim {
-			continue
-		}
-		m.resident(u, lexisOf(u.Text))
-		m.short = append(m.short, u)
-	}
 	err = s.Scan(ctx, ns, true, func(r store.Record) error {
 		u, err := fromRecord(r)
 		if err != nil {
