@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/memopts"
 	lcb "github.com/tmc/langchaingo/callbacks"
 	"github.com/tmc/langchaingo/schema"
 )
@@ -64,15 +65,17 @@ type event struct {
 	flush   chan struct{} // non-nil for a Flush marker
 }
 
-// New returns a Rewarder feeding sink. It starts no goroutine: the first
+// New returns a Rewarder feeding sink. A nil sink (or a nil pointer in
+// it) or a nil option is refused with an error wrapping
+// [engram.ErrInvalidOption]. It starts no goroutine: the first
 // event starts the one that delivers, and [Rewarder.Close] stops it.
 func New(sink engram.RewardSink, opts ...Option) (*Rewarder, error) {
-	if sink == nil {
-		return nil, fmt.Errorf("callbacks: nil sink: %w", engram.ErrInvalidOption)
+	if sink == nil || memopts.NilPointer(sink) {
+		return nil, fmt.Errorf("callbacks: nil sink (%T): %w", sink, engram.ErrInvalidOption)
 	}
 	o := defaults()
-	for _, opt := range opts {
-		opt(&o)
+	if err := memopts.Apply("callbacks", &o, opts); err != nil {
+		return nil, err
 	}
 	if err := o.validate(); err != nil {
 		return nil, err

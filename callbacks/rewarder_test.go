@@ -329,6 +329,8 @@ func TestNewRefusesBadOptions(t *testing.T) {
 		"timeout": {callbacks.WithTimeout(0)},
 		"text":    {callbacks.WithMaxText(-1)},
 		"reward":  {callbacks.WithRewardFunc(nil)},
+		"nil":     {nil},
+		"nil too": {callbacks.WithQueueSize(8), nil},
 	} {
 		if _, err := callbacks.New(&recorder{}, opts...); !errors.Is(err, engram.ErrInvalidOption) {
 			t.Errorf("%s: err = %v, want ErrInvalidOption", name, err)
@@ -336,6 +338,10 @@ func TestNewRefusesBadOptions(t *testing.T) {
 	}
 	if _, err := callbacks.New(nil); !errors.Is(err, engram.ErrInvalidOption) {
 		t.Errorf("nil sink: err = %v", err)
+	}
+	// A memory whose construction failed, passed on unchecked.
+	if _, err := callbacks.New((*recorder)(nil)); !errors.Is(err, engram.ErrInvalidOption) {
+		t.Errorf("nil pointer as the sink: err = %v", err)
 	}
 }
 

@@ -62,7 +62,7 @@ func (n nanEmbedder) EmbedQuery(ctx context.Context, t string) ([]float32, error
 	return vs[0], nil
 }
 
-// TestBadInputIsAnError: a nil option, a nil reader, a nil context and an
+// TestBadInputIsAnError: a nil option, a nil reader or writer, a nil context and an
 // embedder's non-finite vector are refused with an error, not a panic, and
 // a refused save stores nothing, so that what Save writes Restore reads.
 func TestBadInputIsAnError(t *testing.T) {
@@ -75,6 +75,12 @@ func TestBadInputIsAnError(t *testing.T) {
 	}
 	var none context.Context
 	b := newBuffer(t)
+	if err := b.Save(nil); !errors.Is(err, engram.ErrInvalidInput) {
+		t.Errorf("Save to a nil writer: %v", err)
+	}
+	if err := b.Save((*bytes.Buffer)(nil)); !errors.Is(err, engram.ErrInvalidInput) {
+		t.Errorf("Save to a nil *bytes.Buffer: %v", err)
+	}
 	if err := b.Reward(none, 1); !errors.Is(err, engram.ErrInvalidInput) {
 		t.Errorf("Reward with a nil context: %v", err)
 	}

@@ -89,6 +89,9 @@ type savedUnit struct {
 // safe during saves and loads, and w may be slow. The format is versioned
 // and checksummed (see [Restore]).
 func (b *Buffer) Save(w io.Writer) error {
+	if w == nil || memopts.NilPointer(w) {
+		return fmt.Errorf("ratedistortion: save: nil writer: %w", engram.ErrInvalidInput)
+	}
 	s := b.snapshot()
 	if _, err := w.Write(s.encode()); err != nil {
 		return fmt.Errorf("ratedistortion: save: %w", err)
