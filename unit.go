@@ -58,8 +58,10 @@ type Unit struct {
 	ID string
 	// Seq is the unit's position in the order units were saved, from 0.
 	Seq int64
-	// Group links units kept or dropped together: a human turn and its
-	// reply, a tool call and its result share a Group.
+	// Group links the units of one exchange: a human turn and its reply,
+	// a tool call and its results share a Group. A load keeps or drops a
+	// tool call and its results together, and selects a turn's messages
+	// each on its own.
 	Group int64
 	// Role says who produced Text.
 	Role Role

@@ -136,7 +136,7 @@ type UnitLife struct {
 }
 
 // ExplainUnit returns why unit id was stored, routed, kept or evicted.
-// Units that left memory are explained as long as WithHistory allows;
+// Units that left memory are explained as long as WithDepartedUnits allows;
 // after that, and for unknown ids, it returns [engram.ErrNotFound].
 func (m *Memory) ExplainUnit(id string) (UnitLife, error) {
 	m.mu.RLock()

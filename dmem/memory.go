@@ -291,7 +291,11 @@ type Stats struct {
 	Core, Short int
 	// Steps is every step seen, stored or not.
 	Steps int64
-	// Rewards is the number of rewards received.
+	// Rewards is the number of rewards that came with steps (a reward
+	// Observed, or delivered by callbacks for a tool's result): what sets
+	// how much value weighs in retrieval (Lambda). Ratings of a load
+	// ([Memory.Reward]) teach the relevance of what it showed and are not
+	// counted here.
 	Rewards int64
 	// Lambda is the current weight of relevance in retrieval.
 	Lambda float64

@@ -53,8 +53,11 @@ const defaultHashDimensions = 128
 // WithReturnMessages makes LoadMemoryVariables return []llms.ChatMessage,
 // for prompts that take the history as messages (a MessagesPlaceholder),
 // instead of one string. The roles are the messages' types and the texts
-// are as saved, without the rendering's prefixes or indentation. Default
-// false, a string.
+// are as saved, without the rendering's prefixes or indentation. The budget
+// bounds the string the load would return without this option; what a
+// model or a prompt adds to each message (a role label, such as the
+// "System: " of langchaingo's llms.GetBufferString before a date header)
+// is its own. Default false, a string.
 func WithReturnMessages(b bool) Option { return func(o *options) { o.ReturnMessages = b } }
 
 // WithEmbedder sets the embedder. Any langchaingo embedder works; every

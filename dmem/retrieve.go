@@ -36,7 +36,7 @@ func (m *Memory) lambda() float64 {
 // sums: the selection maximises utility per token, and a flatter scale
 // lets many half-relevant short turns outbid the one that answers. On real
 // dialogue 2 loses 0.11 of recall at 1,024 tokens against 12; 12 and 16 are
-// level (README, "What relevance weighs").
+// level (docs/measurements.md, "What relevance weighs").
 const packSharpness = 12
 
 // cand is a unit considered by one retrieval, copied out of the memory so
@@ -65,8 +65,9 @@ type cand struct {
 // units nearest to the query (inputs[input key]), the best by its words and
 // the short-term buffer, those that maximise fused relevance and salience
 // within the token budget
-// (internal/knapsack), in chronological order, one line per unit. A human
-// turn and its reply are kept or dropped together. A missing or empty query
+// (internal/knapsack), in chronological order, one line per unit. Each
+// message is selected on its own; a tool call and its results, and a
+// correction with what it corrects, are kept or dropped together. A missing or empty query
 // chooses by salience among the most recent units (the newest of core
 // memory and the short-term buffer). The input key is found as on save
 // ([WithInputKey]): several keys and none set, a missing input key or a

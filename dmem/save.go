@@ -17,8 +17,8 @@ import (
 )
 
 // SaveContext records the human message from inputs and the AI reply from
-// outputs as two steps of one group (kept or dropped together when
-// retrieved; each is routed on its own). Keys are chosen as [WithInputKey]
+// outputs as two steps of one turn (one [engram.Unit.Group]), each routed
+// and, at a load with a query, selected on its own. Keys are chosen as [WithInputKey]
 // and [WithOutputKey] say; values must be strings. An empty message is
 // skipped; both empty, a missing key or a non-string value give an error
 // wrapping [engram.ErrInvalidInput], and nothing is recorded. Invalid UTF-8

@@ -126,7 +126,9 @@ func (b *Buffer) GetMemoryKey(context.Context) string { return b.opts.MemoryKey 
 func (b *Buffer) MemoryVariables(context.Context) []string { return []string{b.opts.MemoryKey} }
 
 // SaveContext stores the human message from inputs and the AI reply from
-// outputs as one pair, kept or dropped together. The keys are chosen as
+// outputs as two units of one turn (one [engram.Unit.Group]); a load
+// selects each on its own, as on real dialogue keeping a turn with its
+// reply cost recall. The keys are chosen as
 // [WithInputKey] and [WithOutputKey] describe; values must be strings.
 // On any error nothing is stored: a missing key, a nil map, a non-string
 // value or two blank messages give an error wrapping
@@ -153,9 +155,9 @@ func (b *Buffer) SaveContext(ctx context.Context, inputs, outputs map[string]any
 }
 
 // AddMessages stores chat messages in order. A human message and the AI
-// reply after it form a pair; an AI message with tool calls and the tool
-// results answering them (matched by tool-call id) form a group. Each pair
-// or group is kept or dropped as a whole. A human turn said again exactly
+// reply after it share a turn, and a load selects each on its own; an AI
+// message with tool calls and the tool results answering them (matched by
+// tool-call id) form a group, kept or dropped as a whole. A human turn said again exactly
 // (the same roles and texts, white space aside, as the latest turn with its
 // message) is not stored twice: that turn moves to the end of the pool, as
 // if said now, keeping its id and what it learned. On error nothing is

@@ -62,9 +62,13 @@ func WithHumanPrefix(p string) Option { return func(o *options) { o.HumanPrefix 
 func WithAIPrefix(p string) Option { return func(o *options) { o.AIPrefix = p } }
 
 // WithReturnMessages makes LoadMemoryVariables return []llms.ChatMessage
-// instead of a string. The budget still bounds the string rendering of those
-// messages. Their texts are as saved, line breaks included: the role is the
-// message's type, so nothing needs indenting. Default false.
+// instead of a string. The budget still bounds the string the load would
+// return without this option. Their texts are as saved, line breaks
+// included: the role is the message's type, so nothing needs indenting. A
+// date header ("[4 January 2025]", when the history spans several days) is
+// a system message; what a model or a prompt adds to each message (a role
+// label, such as the "System: " of langchaingo's llms.GetBufferString) is
+// its own and not in the budget. Default false.
 func WithReturnMessages(b bool) Option { return func(o *options) { o.ReturnMessages = b } }
 
 // WithEncoding selects the tiktoken encoding used to count tokens. Default
@@ -101,7 +105,7 @@ func WithSummarizer(m llms.Model) Option { return func(o *options) { o.summarize
 // WithSummaryShare sets the share of the budget reserved for the summary of
 // what was left out, in [0, 0.5]. Tokens the selection leaves unused go to
 // the summary too. Default 0, summaries off: on real dialogue a 5 % reserve
-// cost 0.01 of evidence recall at every budget (README, "What relevance
+// cost 0.01 of evidence recall at every budget (docs/measurements.md, "What relevance
 // weighs"); a summariser model may earn it back ([WithSummarizer]).
 func WithSummaryShare(f float64) Option { return func(o *options) { o.summaryShare = f } }
 

@@ -42,7 +42,11 @@ func inputKey(m map[string]any, key, skip, option string) (k string, ok bool, er
 	case 1:
 		return only[0], true, nil
 	}
-	return "", false, fmt.Errorf("%s (keys %q): name one with %s: %w", ambiguous, keys(m), option, engram.ErrInvalidInput)
+	what := ambiguous
+	if option == "WithOutputKey" {
+		what = "multiple keys and no output key set"
+	}
+	return "", false, fmt.Errorf("%s (keys %q): name one with %s: %w", what, keys(m), option, engram.ErrInvalidInput)
 }
 
 // keys returns m's keys, sorted, for an error message.

@@ -85,6 +85,9 @@ func TestOutput(t *testing.T) {
 			if tt.badInput != errors.Is(err, engram.ErrInvalidInput) || got != tt.value {
 				t.Errorf("Output = %q, %v", got, err)
 			}
+			if tt.name == "ambiguous" && (err == nil || !strings.Contains(err.Error(), "no output key set") || !strings.Contains(err.Error(), "WithOutputKey")) {
+				t.Errorf("error %v does not name the output key and its option", err)
+			}
 		})
 	}
 }

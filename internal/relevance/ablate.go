@@ -14,7 +14,7 @@ type Component uint32
 // once weighed (WordNet concepts, a name gate, a second hop through names,
 // answer typing, a novelty boost, a share of the reply, a turn paired with
 // its reply, a summary) lost recall on real dialogue and is gone; the
-// README's ablation table keeps their figures.
+// ablation table in docs/measurements.md keeps their figures.
 const (
 	Cosine  Component = 1 << iota // embedding cosine beside BM25
 	Context                       // a share of the neighbouring turns' relevance

@@ -9,7 +9,7 @@ import (
 )
 
 // The context kernel and the cues, measured on real dialogue (LoCoMo's
-// development conversations; README, "What relevance weighs"). In real
+// development conversations; docs/measurements.md, "What relevance weighs"). In real
 // conversation the turn that holds a fact often shares no word with the
 // question about it, while the turn before or after does: "Did you make
 // it to the concert?" — "Yes! Best night of the year." A turn therefore

@@ -1,5 +1,5 @@
 // Package relevance is engram's one measure of how well a stored turn
-// answers a query, derived on real dialogue (LoCoMo; README, "What
+// answers a query, derived on real dialogue (LoCoMo; docs/measurements.md, "What
 // relevance weighs"): stemmed BM25 (internal/lexical) and embedding cosine
 // (GloVe sentence vectors by default), each scaled by its maximum; then
 // each turn inherits a share of its neighbours' relevance, because in

@@ -107,7 +107,7 @@ type Corpus interface {
 //  3. plus speakerCue for a turn whose speaker the question names, and
 //     askedCue for one that answers a question asked just before it.
 //
-// Every step was measured on real dialogue (README, "What relevance
+// Every step was measured on real dialogue (docs/measurements.md, "What relevance
 // weighs"); what did not help there is gone.
 func Score(q Query, ix *Index, c Corpus) []float64 {
 	// Every document gets its cosine: a third of the turns a question
