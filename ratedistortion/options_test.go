@@ -81,6 +81,9 @@ func TestBadInputIsAnError(t *testing.T) {
 	if err := b.Save((*bytes.Buffer)(nil)); !errors.Is(err, engram.ErrInvalidInput) {
 		t.Errorf("Save to a nil *bytes.Buffer: %v", err)
 	}
+	if err := b.SaveFile(t.TempDir()); !errors.Is(err, engram.ErrInvalidInput) || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("SaveFile to a directory: %v", err)
+	}
 	if err := b.Reward(none, 1); !errors.Is(err, engram.ErrInvalidInput) {
 		t.Errorf("Reward with a nil context: %v", err)
 	}

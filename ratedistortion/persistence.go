@@ -115,6 +115,9 @@ func (b *Buffer) SaveFile(path string) error {
 		saveErr = b.Save(w)
 		return saveErr
 	})
+	if errors.Is(err, atomicfile.ErrIsDir) {
+		return fmt.Errorf("ratedistortion: save: %w (%w)", err, engram.ErrInvalidInput)
+	}
 	if err != nil && err != saveErr {
 		return fmt.Errorf("ratedistortion: save: %w", err)
 	}

@@ -66,20 +66,26 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	fs := flag.NewFlagSet("memeval", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: memeval [flags]        evaluate the memories (flags below)")
+		fmt.Fprintln(fs.Output(), "       memeval gen [-h] ...   write a generated set in LoCoMo's format")
+		fs.PrintDefaults()
+	}
 	data := fs.String("data", "", "LoCoMo-format JSON to read (default: generate the synthetic set)")
 	seed := fs.Uint64("seed", dataset.DefaultGenConfig().Seed, "seed of the generated set")
 	samples := fs.Int("samples", 5, "conversations to generate")
 	paraphrase := fs.Float64("paraphrase", dataset.DefaultGenConfig().Paraphrase, "share of generated questions worded away from their evidence; 1 is the hard set")
-	memories := fs.String("memories", "all", "comma-separated memories to run: "+names(eval.All())+
-		"; with -long also rd-cap500 and rd-tiers, with -updates rd-facts and dmem-facts")
+	memories := fs.String("memories", "all", "comma-separated memories to run: "+names(eval.Known())+
+		"; with -updates also rd-facts and dmem-facts")
 	budgets := fs.String("budgets", "512,1024,2048,4096", "comma-separated token budgets")
 	asJSON := fs.Bool("json", false, "print results as JSON instead of a table")
 	chart := fs.String("chart", "", "PNG chart to write (e.g. docs/memeval.png); empty for none")
-	offList := fs.String("off", "", "comma-separated relevance components to switch off, for an ablation")
+	offList := fs.String("off", "", "comma-separated relevance components to switch off, for an ablation: "+relevance.ComponentNames())
 	long := fs.Bool("long", false, "join the conversations into one and ask all questions at the end (default memories "+eval.LongHorizonMemories+")")
 	dated := fs.Bool("dated", false, "give the memories each session's date as its turns are saved (the save-then-ask protocol gives none; -updates always does)")
 	upd := fs.Bool("updates", false, "replay the generated set of facts that change, -data as its filler (default memories "+eval.UpdateMemories+")")
 	feedback := fs.String("feedback", "", "replay in-stream, each answer rated by a user: none, reward, positive, sparse, noisy, a comma-separated list, or all")
+	first := fs.Int("first", 0, "with -data: replay only the file's first N conversations, 0 for all (the README's figures are the first 5 of LoCoMo's locomo10.json)")
 	factMiss := fs.Int("factmiss", 0, "with -updates: the answer key of rd-facts and dmem-facts leaves every N-th statement unread (0: reads all)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -89,6 +95,15 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	set := make(map[string]bool)
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *first < 0 || *first > 0 && *data == "" {
+		return fmt.Errorf("-first %d: want a count of 0 or more, with -data", *first)
+	}
+	firstOf := func(ss []dataset.Sample) []dataset.Sample {
+		if *first > 0 && len(ss) > *first {
+			return ss[:*first]
+		}
+		return ss
+	}
 	if *long && *upd {
 		return errors.New("-long and -updates are two evaluations: pick one")
 	}
@@ -116,6 +131,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 			if ss, err = dataset.ReadFile(*data); err != nil {
 				return err
 			}
+			ss = firstOf(ss)
 		}
 		seedU, n := updates.DefaultConfig().Seed, updates.DefaultConfig().Conversations
 		if set["seed"] {
@@ -144,6 +160,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%s apply to the generated set, not to -data %s", strings.Join(generated, ", "), *data)
 		}
 		ss, err = dataset.ReadFile(*data)
+		ss = firstOf(ss)
 	} else {
 		cfg := dataset.DefaultGenConfig()
 		cfg.Seed, cfg.Samples, cfg.Paraphrase = *seed, *samples, *paraphrase

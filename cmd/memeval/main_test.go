@@ -41,6 +41,30 @@ func TestGenThenRun(t *testing.T) {
 	}
 }
 
+// -first cuts -data to its first conversations: a run over the first of
+// three generated ones prints that it replayed one, and -first without
+// -data or below 0 is refused.
+func TestFirst(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "set.json")
+	var out bytes.Buffer
+	if err := run([]string{"gen", "-samples", "3", "-sessions", "2", "-o", data}, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if err := run([]string{"-data", data, "-first", "1", "-memories", "bm25", "-budgets", "256"}, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "1 conversation,") {
+		t.Errorf("-first 1 of 3:\n%s", out.String())
+	}
+	for _, args := range [][]string{{"-first", "2"}, {"-data", data, "-first", "-1"}} {
+		if err := run(args, &out, &out); err == nil || !strings.Contains(err.Error(), "-first") {
+			t.Errorf("%v: %v, want an error naming -first", args, err)
+		}
+	}
+}
+
 func TestTable(t *testing.T) {
 	var out bytes.Buffer
 	if err := run([]string{"-samples", "1", "-memories", "bm25", "-budgets", "256", "-chart", ""}, &out, &out); err != nil {

@@ -1,6 +1,7 @@
 package atomicfile
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -8,11 +9,18 @@ import (
 	"strings"
 )
 
+// ErrIsDir is the error, wrapped, of a Write to a path that is a directory.
+var ErrIsDir = errors.New("is a directory")
+
 // Write replaces the file at path with what write writes, atomically: a
 // temporary file beside it, readable and writable by its owner only
 // (0600), locked while it is written, synced, then renamed over path. It
-// first removes the leftovers of earlier Writes of path ([Clean]).
+// first removes the leftovers of earlier Writes of path ([Clean]). A path
+// that names a directory is refused before anything is written.
 func Write(path string, write func(io.Writer) error) (err error) {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s is a directory, not a file: %w", path, ErrIsDir)
+	}
 	Clean(path)
 	dir, base := split(path)
 	f, err := create(dir, base)

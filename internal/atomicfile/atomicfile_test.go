@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -121,5 +122,18 @@ func TestIsTemp(t *testing.T) {
 		if got := IsTemp("m.rd", name); got != want {
 			t.Errorf("IsTemp(%q) = %v", name, got)
 		}
+	}
+}
+
+// A Write to a directory's path is refused with an error that says so, and
+// leaves the directory as it was.
+func TestWriteToADirectory(t *testing.T) {
+	dir := t.TempDir()
+	err := Write(dir, func(w io.Writer) error { _, err := w.Write([]byte("x")); return err })
+	if !errors.Is(err, ErrIsDir) || !strings.Contains(err.Error(), "is a directory") {
+		t.Fatalf("Write to a directory: %v", err)
+	}
+	if es, _ := os.ReadDir(dir); len(es) != 0 {
+		t.Errorf("the directory holds %d entries after a refused Write", len(es))
 	}
 }

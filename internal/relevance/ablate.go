@@ -47,14 +47,25 @@ func (c Component) String() string {
 	return fmt.Sprintf("component(%d)", uint32(c))
 }
 
-// ParseComponent returns the component named s.
+// ParseComponent returns the component named s; the error for another
+// name lists the names there are.
 func ParseComponent(s string) (Component, error) {
 	for c, n := range componentNames {
 		if n == strings.TrimSpace(s) {
 			return c, nil
 		}
 	}
-	return 0, fmt.Errorf("relevance: no component %q", s)
+	return 0, fmt.Errorf("relevance: no component %q (there are %s)", s, ComponentNames())
+}
+
+// ComponentNames returns every component's name, in the order of the
+// constants, comma-separated: "cosine,context,…".
+func ComponentNames() string {
+	var ns []string
+	for _, c := range Components() {
+		ns = append(ns, c.String())
+	}
+	return strings.Join(ns, ",")
 }
 
 type offKey struct{}

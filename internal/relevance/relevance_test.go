@@ -215,8 +215,11 @@ func TestComponents(t *testing.T) {
 			t.Errorf("ParseComponent(%q) = %v, %v", c, got, err)
 		}
 	}
-	if _, err := ParseComponent("novelty"); err == nil {
-		t.Error("a removed component should not parse")
+	if _, err := ParseComponent("novelty"); err == nil || !strings.Contains(err.Error(), ComponentNames()) {
+		t.Errorf("a removed component: %v, want an error that lists the names", err)
+	}
+	if n := ComponentNames(); n != "cosine,context,speaker,asked,recency,flags" {
+		t.Errorf("ComponentNames() = %q", n)
 	}
 	ctx := WithOff(context.Background(), Cosine|Speaker)
 	q := Query{Off: Off(ctx)}
