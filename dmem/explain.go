@@ -49,7 +49,7 @@ func (m *Memory) noteLoad(query string, qkey []float32, budget int, cs, kept []c
 	}
 	m.loaded = n
 	m.rated = kept
-	m.ratings.Loaded(qkey, ids)
+	m.ratings.Loaded(qkey, query, ids)
 }
 
 // report builds the LoadReport of n. A unit's time, admission features and

@@ -233,7 +233,7 @@ func (g *gathering) gather(q *relevance.Query, near []*unit, local bool) {
 	}
 	var ans map[string]float64
 	if m.ratings.Touched() {
-		ans = m.ratings.Answers(q.Vec)
+		ans = m.ratings.Answers(q.Vec, q.Text)
 	}
 	// A large memory scores what it gathers, a small one every unit (in
 	// process) or the store's nearest.

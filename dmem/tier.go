@@ -116,7 +116,7 @@ func (m *Memory) Recall(ctx context.Context, query string, budget int) ([]engram
 	m.mu.Lock()
 	if m.retrievedLocked(ids, false, epoch) {
 		m.rated = kept
-		m.ratings.Loaded(qkey, ids)
+		m.ratings.Loaded(qkey, query, ids)
 	}
 	m.mu.Unlock()
 	return out, nil

@@ -96,3 +96,61 @@ func TestReferralRepeatedByBothSides(t *testing.T) {
 		t.Fatalf("gate score %.3f when only the human says Lisbon, %.3f when both do: both refer back", once, twice)
 	}
 }
+
+// A rating of one question's answer does not move the answers to
+// questions that differ from it only in a number or a name, which word
+// vectors do not see: after "desk 0" is rated up, "desk 417" is still
+// answered with desk 417's line, and "Where does Brastok live?" after
+// Zorvath's answer was rated, with Brastok's.
+func TestRatingStaysWithItsQuestion(t *testing.T) {
+	b := newBuffer(t, WithTokenBudget(256))
+	for i := range 400 {
+		save(t, b, fmt.Sprintf("Fact %d: the code of desk %d is %d.", i, i, 7000+i), "Noted.")
+	}
+	asks := func(d int) bool {
+		return strings.Contains(load(t, b, fmt.Sprintf("What is the code of desk %d?", d)), fmt.Sprint(7000+d))
+	}
+	for _, d := range []int{0, 3, 217, 350} {
+		if !asks(d) {
+			t.Fatalf("desk %d is not in its load before any rating", d)
+		}
+	}
+	asks(0)
+	if err := b.Reward(context.Background(), 1); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []int{3, 217, 350} {
+		if !asks(d) {
+			t.Errorf("after the desk 0 answer was rated up, desk %d is not in its load:\n%s", d, load(t, b, fmt.Sprintf("What is the code of desk %d?", d)))
+		}
+	}
+	if !asks(0) {
+		t.Error("the rated question's own answer is gone")
+	}
+
+	names, cities := []string{"Zorvath", "Quillmer", "Brastok"}, []string{"Lyon", "Oslo", "Porto"}
+	b = newBuffer(t, WithTokenBudget(64))
+	for i := range 160 {
+		save(t, b, fmt.Sprintf("Chatter line %d about nothing much.", i), "ok")
+		if n := (i - 10) / 50; i%50 == 10 && n < len(names) {
+			save(t, b, fmt.Sprintf("%s lives in %s.", names[n], cities[n]), "Noted.")
+		}
+	}
+	lives := func(n int) bool {
+		return strings.Contains(load(t, b, fmt.Sprintf("Where does %s live?", names[n])), cities[n])
+	}
+	for n := range names {
+		if !lives(n) {
+			t.Fatalf("%s is not in the load before any rating", names[n])
+		}
+	}
+	lives(0)
+	if err := b.Reward(context.Background(), 1); err != nil {
+		t.Fatal(err)
+	}
+	for n := 1; n < len(names); n++ {
+		if !lives(n) {
+			t.Errorf("after %s's answer was rated up, %s's city is not in the load", names[0], names[n])
+		}
+	}
+}

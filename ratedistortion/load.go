@@ -89,7 +89,7 @@ func (b *Buffer) LoadMemoryVariables(ctx context.Context, inputs map[string]any)
 				keys = append(keys, u.e.unit.ID)
 			}
 		}
-		b.credit.Loaded(qvec, keys)
+		b.credit.Loaded(qvec, query, keys)
 	} else if b.spare == nil {
 		b.spare = sel
 	}
@@ -205,7 +205,7 @@ func (b *Buffer) selectUnits(query string, qvec []float32, off relevance.Compone
 	if b.credit.Touched() {
 		// What ratings taught moves relevance, before anything else reads
 		// it: the pool's units by id, the guests (few) one by one.
-		ans := b.credit.Answers(qvec)
+		ans := b.credit.Answers(qvec, query)
 		b.credit.Moved(ans, func(id string, m float64) {
 			if e := b.byID[id]; e != nil {
 				if d, ok := b.position(e); ok {

@@ -2,10 +2,14 @@ package credit
 
 import (
 	"math"
+	"slices"
+	"strings"
+	"unicode"
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/gate"
 	"github.com/engram-go/engram/internal/relevance"
+	"github.com/engram-go/engram/internal/text"
 )
 
 const (
@@ -32,10 +36,11 @@ const (
 // makes room.
 const MaxAnswers = 1024
 
-// answer is a rated load: its question's vector, the units it showed and
-// the rating.
+// answer is a rated load: its question's vector and marks (marksOf),
+// the units it showed and the rating.
 type answer struct {
 	q      []float32
+	marks  string
 	keys   []string
 	rating float64
 }
@@ -57,10 +62,11 @@ type Ledger struct {
 	ratings int
 	mean    float64
 
-	lastQ    []float32
-	lastKeys []string
-	saves    int // human messages saved since the latest load
-	loaded   bool
+	lastQ     []float32
+	lastMarks string
+	lastKeys  []string
+	saves     int // human messages saved since the latest load
+	loaded    bool
 }
 
 // New returns an empty ledger.
@@ -126,8 +132,25 @@ const Answerers = 3
 // embedder's NaN or infinity — is taken as no question: filed with a
 // rating, it would match every later question and make the relevance of
 // what it showed NaN for good.
-func (l *Ledger) Loaded(q []float32, keys []string) {
-	l.lastQ, l.lastKeys, l.saves, l.loaded = normalised(q), keys, 0, true
+func (l *Ledger) Loaded(q []float32, question string, keys []string) {
+	l.lastQ, l.lastMarks, l.lastKeys, l.saves, l.loaded = normalised(q), marksOf(question), keys, 0, true
+}
+
+// marksOf returns what tells questions apart that their vectors may not:
+// the words that bear a digit and the names a question mentions, stemmed,
+// sorted and joined. Word vectors know no numbers and few names, so "What
+// is the code of desk 417?" and "… desk 650?" are one vector; an answer
+// rated for one must not be shown again for the other.
+func marksOf(question string) string {
+	var ms []string
+	for _, t := range text.Terms(question) {
+		if strings.IndexFunc(t, unicode.IsDigit) >= 0 {
+			ms = append(ms, t)
+		}
+	}
+	ms = append(ms, relevance.Names(question)...)
+	slices.Sort(ms)
+	return strings.Join(slices.Compact(ms), " ")
 }
 
 // squaredLength returns |q|², NaN or infinite for a q that is not finite.
@@ -197,7 +220,7 @@ func (l *Ledger) Rate(r float64) (adv float64, ok bool) {
 		}
 	}
 	if l.lastQ != nil {
-		a := answer{q: l.lastQ, keys: l.lastKeys, rating: r}
+		a := answer{q: l.lastQ, marks: l.lastMarks, keys: l.lastKeys, rating: r}
 		if len(l.answers) < MaxAnswers {
 			l.answers = append(l.answers, a)
 		} else {
@@ -208,20 +231,24 @@ func (l *Ledger) Rate(r float64) (adv float64, ok bool) {
 	return adv, true
 }
 
-// Answers returns what the filed answers say of units for question q: a
-// log-relevance term by unit key, nil when no filed answer is near q.
-func (l *Ledger) Answers(q []float32) map[string]float64 {
-	if len(l.answers) == 0 || q == nil {
+// Answers returns what the filed answers say of units for question q,
+// whose vector is qv: a log-relevance term by unit key, nil when no filed
+// answer is near q. An answer is near when its question's vector is
+// nearly qv and it has q's marks (marksOf): the same numbers and names.
+func (l *Ledger) Answers(qv []float32, question string) map[string]float64 {
+	if len(l.answers) == 0 || qv == nil {
 		return nil
 	}
-	if q = normalised(q); q == nil {
+	q := normalised(qv)
+	if q == nil {
 		return nil
 	}
+	marks := marksOf(question)
 	var out map[string]float64
 	for i := range l.answers {
 		a := &l.answers[i]
-		if len(q) != len(a.q) {
-			continue // filed under another embedder's vectors
+		if len(q) != len(a.q) || a.marks != marks {
+			continue // filed under another embedder's vectors, or another question
 		}
 		// Both of unit length, so at most 1 but for rounding; NaN too
 		// fails the test: a question without a usable vector matches

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
@@ -39,7 +40,7 @@ func TestRatingFollowsItsLoad(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			l := New()
 			if tc.loaded {
-				l.Loaded(unit(1, 0), []string{"a"})
+				l.Loaded(unit(1, 0), "", []string{"a"})
 			}
 			for range tc.saves {
 				l.Saved()
@@ -54,18 +55,18 @@ func TestRatingFollowsItsLoad(t *testing.T) {
 func TestAnswerComesBackForTheSameQuestionOnly(t *testing.T) {
 	l := New()
 	q, near, other := unit(1, 0.01), unit(1, 0.02), unit(1, 1)
-	l.Loaded(q, []string{"a", "b"})
+	l.Loaded(q, "", []string{"a", "b"})
 	l.Rate(1)
-	if m := l.Multiplier("a", l.Answers(q)); m <= 1.5 {
+	if m := l.Multiplier("a", l.Answers(q, "")); m <= 1.5 {
 		t.Fatalf("the same question: multiplier %v, want well above 1", m)
 	}
-	if m := l.Multiplier("a", l.Answers(near)); m <= 1.5 {
+	if m := l.Multiplier("a", l.Answers(near, "")); m <= 1.5 {
 		t.Fatalf("nearly the same question: multiplier %v, want well above 1", m)
 	}
-	if ans := l.Answers(other); ans != nil {
+	if ans := l.Answers(other, ""); ans != nil {
 		t.Fatalf("another question (cosine 0.71) matched a filed answer: %v", ans)
 	}
-	if m := l.Multiplier("c", l.Answers(q)); m != 1 {
+	if m := l.Multiplier("c", l.Answers(q, "")); m != 1 {
 		t.Fatalf("a unit the load did not show: multiplier %v, want 1", m)
 	}
 }
@@ -73,9 +74,9 @@ func TestAnswerComesBackForTheSameQuestionOnly(t *testing.T) {
 func TestRatedDownMakesRoom(t *testing.T) {
 	l := New()
 	q := unit(0, 1)
-	l.Loaded(q, []string{"a"})
+	l.Loaded(q, "", []string{"a"})
 	l.Rate(-1)
-	if m := l.Multiplier("a", l.Answers(q)); m >= 0.5 {
+	if m := l.Multiplier("a", l.Answers(q, "")); m >= 0.5 {
 		t.Fatalf("an answer rated down: multiplier %v, want well below 1", m)
 	}
 }
@@ -88,13 +89,13 @@ func TestPartlyRightKeepsItsUnits(t *testing.T) {
 	var last float64
 	for _, r := range []float64{-0.5, 0, 0.5, 1} {
 		l := New()
-		l.Loaded(q, []string{"a", "b"})
+		l.Loaded(q, "", []string{"a", "b"})
 		l.Rate(r)
-		m := l.Multiplier("a", l.Answers(q))
+		m := l.Multiplier("a", l.Answers(q, ""))
 		if m <= 1 || m <= last {
 			t.Fatalf("an answer rated %v: multiplier %v, want above 1 and above a lower rating's %v", r, m, last)
 		}
-		if mb := l.Multiplier("b", l.Answers(q)); mb != m {
+		if mb := l.Multiplier("b", l.Answers(q, "")); mb != m {
 			t.Fatalf("an answer rated %v: its units' multipliers %v and %v differ", r, m, mb)
 		}
 		last = m
@@ -113,7 +114,7 @@ func TestStandingIsCentred(t *testing.T) {
 		if i%4 == 0 {
 			keys, r = append(keys, "bad"), 0
 		}
-		l.Loaded(q, keys)
+		l.Loaded(q, "", keys)
 		l.Rate(r)
 	}
 	common := l.Multiplier("common", nil)
@@ -130,16 +131,16 @@ func TestBounded(t *testing.T) {
 	l := New()
 	q := unit(1, 0)
 	for range 3 * MaxAnswers {
-		l.Loaded(q, []string{"a"})
+		l.Loaded(q, "", []string{"a"})
 		l.Rate(1)
 	}
 	if len(l.answers) != MaxAnswers {
 		t.Fatalf("%d answers filed, want at most %d", len(l.answers), MaxAnswers)
 	}
-	if m := l.Multiplier("a", l.Answers(q)); m > math.Exp(maxLog)+1e-9 {
+	if m := l.Multiplier("a", l.Answers(q, "")); m > math.Exp(maxLog)+1e-9 {
 		t.Fatalf("multiplier %v past its bound", m)
 	}
-	l.Loaded(q, []string{"a"})
+	l.Loaded(q, "", []string{"a"})
 	if _, ok := l.Rate(math.NaN()); ok {
 		t.Fatal("a NaN rating was credited")
 	}
@@ -153,10 +154,34 @@ func TestBounded(t *testing.T) {
 	}
 }
 
+// An answer is shown again only for a question with its numbers and
+// names: word vectors do not see them, so "desk 0" and "desk 417" are one
+// vector, and a rating of the first must not move the second's load.
+func TestAnswersNeedTheQuestionsMarks(t *testing.T) {
+	l := New()
+	q := unit(1, 0)
+	l.Loaded(q, "What is the code of desk 0?", []string{"a"})
+	l.Rate(1)
+	for question, want := range map[string]bool{
+		"What is the code of desk 0?":      true,
+		"what's the CODE of desk 0":        true,
+		"What is the code of desk 417?":    false,
+		"What is the code of Omar's desk?": false,
+		"What is the code of the desk?":    false,
+	} {
+		if got := l.Multiplier("a", l.Answers(q, question)) > 1; got != want {
+			t.Errorf("%q: the answer to desk 0 moves it: %v, want %v", question, got, want)
+		}
+	}
+	if got := marksOf("When did Caroline and Melanie meet Omar in 2023?"); got != "2023 carolin melani omar" {
+		t.Errorf("marks %q, want the year and the three names, stemmed", got)
+	}
+}
+
 func TestMarshalRoundTrip(t *testing.T) {
 	l := New()
 	for i := range 40 {
-		l.Loaded(unit(float32(i%3), 1), []string{"a", "b"})
+		l.Loaded(unit(float32(i%3), 1), fmt.Sprintf("the code of desk %d", i%3), []string{"a", "b"})
 		l.Rate(float64(i%3) - 1)
 		l.Learn([]engram.Features{{Relevance: 1, Recency: 1}}, float64(i%3)-1)
 	}
@@ -170,8 +195,8 @@ func TestMarshalRoundTrip(t *testing.T) {
 	}
 	q := unit(1, 1)
 	f := engram.Features{Relevance: 0.5, Recency: 1}
-	if x, y := l.Multiplier("a", l.Answers(q)), m.Multiplier("a", m.Answers(q)); x != y {
-		t.Fatalf("multiplier %v, restored %v", x, y)
+	if x, y := l.Multiplier("a", l.Answers(q, "the code of desk 1")), m.Multiplier("a", m.Answers(q, "the code of desk 1")); x != y || x == 1 {
+		t.Fatalf("multiplier %v, restored %v; want them equal and not 1", x, y)
 	}
 	if x, y := l.Correction(f), m.Correction(f); x != y {
 		t.Fatalf("correction %v, restored %v", x, y)
@@ -193,7 +218,7 @@ func TestMarshalRoundTrip(t *testing.T) {
 
 func FuzzUnmarshal(f *testing.F) {
 	l := New()
-	l.Loaded(unit(1, 0), []string{"a"})
+	l.Loaded(unit(1, 0), "", []string{"a"})
 	l.Rate(1)
 	b, _ := l.MarshalBinary()
 	f.Add(b)
@@ -203,7 +228,7 @@ func FuzzUnmarshal(f *testing.F) {
 			return
 		}
 		for _, q := range [][]float32{unit(1, 0), unit(0, 1)} {
-			if x := m.Multiplier("a", m.Answers(q)); math.IsNaN(x) || math.IsInf(x, 0) || x <= 0 {
+			if x := m.Multiplier("a", m.Answers(q, "")); math.IsNaN(x) || math.IsInf(x, 0) || x <= 0 {
 				t.Fatalf("multiplier %v", x)
 			}
 		}
@@ -230,19 +255,19 @@ func TestQuestionWithoutUsableVector(t *testing.T) {
 	inf := float32(math.Inf(1))
 	for _, q := range [][]float32{{nan, 0}, {inf, 0}, {3, 4}} {
 		l := New()
-		l.Loaded(q, []string{"a"})
+		l.Loaded(q, "", []string{"a"})
 		if _, ok := l.Rate(1); !ok {
 			t.Fatal("the load was not rated")
 		}
 		for _, later := range [][]float32{unit(1, 0), unit(0, 1), q} {
-			if m := l.Multiplier("a", l.Answers(later)); math.IsNaN(m) || math.IsInf(m, 0) || m <= 0 {
+			if m := l.Multiplier("a", l.Answers(later, "")); math.IsNaN(m) || math.IsInf(m, 0) || m <= 0 {
 				t.Fatalf("question %v rated: multiplier %v for question %v", q, m, later)
 			}
 		}
 	}
 	// A forged saved ledger with such a vector is refused.
 	l := New()
-	l.Loaded(unit(1, 0), []string{"a"})
+	l.Loaded(unit(1, 0), "", []string{"a"})
 	l.Rate(1)
 	b, _ := l.MarshalBinary()
 	one := []byte{0, 0, 0x80, 0x3f} // 1 as a little-endian float32
@@ -263,19 +288,19 @@ func TestQuestionWithoutUsableVector(t *testing.T) {
 func TestNearUnitQuestionWeighsAsExact(t *testing.T) {
 	q := unit(3, 4, 1)
 	exact := New()
-	exact.Loaded(q, []string{"a"})
+	exact.Loaded(q, "", []string{"a"})
 	exact.Rate(1)
-	want := exact.Multiplier("a", exact.Answers(q))
+	want := exact.Multiplier("a", exact.Answers(q, ""))
 	for _, scale := range []float32{0.99995, 1.00005, 1.0004} {
 		off := make([]float32, len(q))
 		for i, x := range q {
 			off[i] = x * scale
 		}
 		l := New()
-		l.Loaded(off, []string{"a"})
+		l.Loaded(off, "", []string{"a"})
 		l.Rate(1)
 		for _, ask := range [][]float32{q, off} {
-			if got := l.Multiplier("a", l.Answers(ask)); math.Abs(got-want) > 1e-4*want {
+			if got := l.Multiplier("a", l.Answers(ask, "")); math.Abs(got-want) > 1e-4*want {
 				t.Fatalf("vectors scaled by %v: multiplier %v, want %v as for exact unit vectors", scale, got, want)
 			}
 		}
@@ -287,7 +312,7 @@ func TestNearUnitQuestionWeighsAsExact(t *testing.T) {
 		if err := r.UnmarshalBinary(b); err != nil {
 			t.Fatal(err)
 		}
-		if got := r.Multiplier("a", r.Answers(off)); math.Abs(got-want) > 1e-4*want {
+		if got := r.Multiplier("a", r.Answers(off, "")); math.Abs(got-want) > 1e-4*want {
 			t.Fatalf("restored, vectors scaled by %v: multiplier %v, want %v", scale, got, want)
 		}
 	}

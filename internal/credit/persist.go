@@ -17,7 +17,8 @@ var ErrFormat = errors.New("credit: not a saved ledger")
 const ledgerMagic = "ENGRAMCL"
 
 // ledgerVersion is the version of the saved form MarshalBinary writes.
-const ledgerVersion = 1
+// Version 2 adds each answer's marks; a version 1 answer has none.
+const ledgerVersion = 2
 
 // MarshalBinary returns what the ledger learned: its gate, the units'
 // standing, the running mean and the filed answers, in a versioned form
@@ -63,6 +64,7 @@ func (l *Ledger) MarshalBinary() ([]byte, error) {
 		for _, k := range a.keys {
 			b = wire.AppendPrefixed(b, []byte(k))
 		}
+		b = wire.AppendPrefixed(b, []byte(a.marks))
 	}
 	return b, nil
 }
@@ -74,8 +76,9 @@ func (l *Ledger) UnmarshalBinary(data []byte) error {
 	if string(r.Bytes(len(ledgerMagic))) != ledgerMagic {
 		return fmt.Errorf("credit: unmarshal: %w", ErrFormat)
 	}
-	if v := r.Uvarint(); r.Err == nil && v != ledgerVersion {
-		return fmt.Errorf("credit: unmarshal: version %d, this package reads %d: %w", v, ledgerVersion, ErrFormat)
+	version := r.Uvarint()
+	if r.Err == nil && (version < 1 || version > ledgerVersion) {
+		return fmt.Errorf("credit: unmarshal: version %d, this package reads 1 to %d: %w", version, ledgerVersion, ErrFormat)
 	}
 	n := New()
 	if g := r.Prefixed(); r.Err == nil {
@@ -103,6 +106,9 @@ func (l *Ledger) UnmarshalBinary(data []byte) error {
 		a := answer{q: q, rating: r.Float64()}
 		for range r.Count(len(data)) {
 			a.keys = append(a.keys, string(r.Prefixed()))
+		}
+		if version >= 2 {
+			a.marks = string(r.Prefixed())
 		}
 		if r.Err == nil && len(n.answers) < MaxAnswers {
 			n.answers = append(n.answers, a)
