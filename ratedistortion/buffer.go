@@ -170,6 +170,11 @@ func (b *Buffer) AddMessages(ctx context.Context, msgs ...llms.ChatMessage) erro
 	if err != nil {
 		return fmt.Errorf("ratedistortion: add: %w", err)
 	}
+	return b.add(ctx, msgs, ds)
+}
+
+// add stores ds, the drafts of msgs, as AddMessages describes.
+func (b *Buffer) add(ctx context.Context, msgs []llms.ChatMessage, ds []draft) error {
 	for i, d := range ds {
 		if n := len(d.text); b.opts.MaxBytes > 0 && n > b.opts.MaxBytes {
 			return fmt.Errorf("ratedistortion: add: message %d has %d bytes, more than %d: %w", i+1, n, b.opts.MaxBytes, engram.ErrTooLarge)
@@ -229,6 +234,10 @@ func (b *Buffer) AddMessages(ctx context.Context, msgs ...llms.ChatMessage) erro
 	return nil
 }
 
+// observedCall is the tool-call id of the latest tool call given to
+// Observe, which names none: no id a model gives starts with a NUL.
+const observedCall = "\x00observed"
+
 // place gives e its id, sequence number and group, and adds it to the pool.
 func (b *Buffer) place(e *entry, d draft) {
 	u := &e.unit
@@ -240,6 +249,7 @@ func (b *Buffer) place(e *entry, d draft) {
 	case engram.RoleHuman:
 		u.Group = newGroup()
 		b.openHuman = u.Group
+		delete(b.toolGroup, observedCall) // a turn ends what was observed
 	case engram.RoleAI:
 		if b.openHuman >= 0 {
 			u.Group = b.openHuman
@@ -247,6 +257,7 @@ func (b *Buffer) place(e *entry, d draft) {
 			u.Group = newGroup()
 		}
 		b.openHuman = -1
+		delete(b.toolGroup, observedCall)
 	case engram.RoleToolCall:
 		u.Group = newGroup()
 		for _, id := range d.toolIDs {
@@ -490,8 +501,25 @@ func (b *Buffer) Observe(ctx context.Context, s engram.Step) error {
 	if strings.TrimSpace(s.Text) == "" {
 		return fmt.Errorf("ratedistortion: observe: empty text: %w", engram.ErrInvalidInput)
 	}
+	if err := memvars.Context(ctx); err != nil {
+		return fmt.Errorf("ratedistortion: observe: %w", err)
+	}
 	role, text := memvars.Step(s)
-	if err := b.AddMessages(ctx, memvars.Message(role, text, "")); err != nil {
+	msgs := []llms.ChatMessage{memvars.Message(role, text, "")}
+	ds, err := drafts(msgs)
+	if err != nil {
+		return fmt.Errorf("ratedistortion: observe: %w", err)
+	}
+	// A tool call observed names no call id: it is filed under
+	// observedCall, and the results observed after it answer it, so that
+	// a load keeps or drops them together.
+	switch role {
+	case engram.RoleToolCall:
+		ds[0].role, ds[0].toolIDs = engram.RoleToolCall, []string{observedCall}
+	case engram.RoleToolResult:
+		ds[0].toolIDs = []string{observedCall}
+	}
+	if err := b.add(ctx, msgs, ds); err != nil {
 		return err
 	}
 	if s.Reward != 0 {

@@ -1,6 +1,7 @@
 package ratedistortion
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -243,6 +244,61 @@ func TestObserveRendersOneLabel(t *testing.T) {
 	}
 	if err := b.Observe(ctx, engram.Step{Text: "x", Reward: math.Inf(1)}); !errors.Is(err, engram.ErrInvalidInput) {
 		t.Fatalf("infinite reward: err = %v", err)
+	}
+}
+
+// A tool call given to Observe and the results observed after it are one
+// group: a load keeps or drops them together, never a result without the
+// call it answers, also after a save and restore between the two; the
+// next human turn ends the call, and a result observed after it stands
+// alone. As messages, the observed result names no call id.
+func TestObservedToolCallKeepsItsResult(t *testing.T) {
+	ctx := context.Background()
+	b := newBuffer(t, WithTokenBudget(500))
+	save(t, b, "weather in Lyon?", "checking")
+	if err := b.Observe(ctx, engram.Step{Kind: engram.StepToolCall, Text: "weather(Lyon)"}); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := b.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Restore(ctx, &buf, WithTokenBudget(500))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []engram.Step{{Kind: engram.StepToolResult, Text: "14C"}, {Kind: engram.StepToolError, Text: "retry later"}} {
+		if err := b.Observe(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	us := b.Units()
+	if us[2].Role != engram.RoleToolCall || us[3].Group != us[2].Group || us[4].Group != us[2].Group {
+		t.Fatalf("the observed call is %s in group %d, its results in %d and %d", us[2].Role, us[2].Group, us[3].Group, us[4].Group)
+	}
+	if h := load(t, b, "Lyon"); strings.Contains(h, "14C") != strings.Contains(h, "weather(Lyon)") {
+		t.Errorf("a load split the call from its result:\n%s", h)
+	}
+	save(t, b, "and in Oslo?", "checking")
+	if err := b.Observe(ctx, engram.Step{Kind: engram.StepToolResult, Text: "9C"}); err != nil {
+		t.Fatal(err)
+	}
+	us = b.Units()
+	if last := us[len(us)-1]; last.Group == us[2].Group {
+		t.Errorf("a result observed after the next turn joined the old call's group %d", last.Group)
+	}
+	m := newBuffer(t, WithTokenBudget(500), WithReturnMessages(true))
+	save(t, m, "weather in Lyon?", "checking")
+	_ = m.Observe(ctx, engram.Step{Kind: engram.StepToolCall, Text: "weather(Lyon)"})
+	_ = m.Observe(ctx, engram.Step{Kind: engram.StepToolResult, Text: "14C"})
+	v, err := m.LoadMemoryVariables(ctx, map[string]any{"input": "Lyon"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, msg := range v["history"].([]llms.ChatMessage) {
+		if tm, ok := msg.(llms.ToolChatMessage); ok {
+			t.Errorf("an observed result came back as a tool message answering %q", tm.ID)
+		}
 	}
 }
 

@@ -481,7 +481,7 @@ func (s *selection) messages() []llms.ChatMessage {
 	for i, u := range s.units {
 		if s.kept[i] {
 			id := ""
-			if len(u.e.toolIDs) > 0 {
+			if len(u.e.toolIDs) > 0 && u.e.toolIDs[0] != observedCall {
 				id = u.e.toolIDs[0]
 			}
 			if h := s.headers[i]; h != "" {
