@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem/internal/nearby"
 	"github.com/engram-go/engram/dmem/store"
 	"github.com/engram-go/engram/internal/text"
@@ -139,18 +140,22 @@ const (
 	dupCandidates = 4
 )
 
-// duplicate returns the stored unit that a new step, with text s and
+// duplicate returns the stored unit that a new step of role r, with text s and
 // lexis lx, repeats: the most similar by cosine among those at or above
 // the merge threshold (close, which the novelty probe found among the
 // units sharing an LSH bucket with the step) that also pass sameWords; nil
 // if none. best is the nearest unit, at cosine sim, and is tried first.
-func (m *Memory) duplicate(s string, lx lexis, best *unit, sim float64, close []nearby.Near[*unit]) *unit {
+func (m *Memory) duplicate(s string, r engram.Role, lx lexis, best *unit, sim float64, close []nearby.Near[*unit]) *unit {
 	if best == nil || sim < m.opts.Redundancy {
 		return nil
 	}
 	// The probe ran before the step before this one was placed, which may
-	// have evicted a unit it found: only a unit still held can take a repeat.
-	held := func(u *unit) bool { return m.byID[u.ID] == u }
+	// have evicted a unit it found: only a unit still held can take a
+	// repeat, and a tool call only another call (folded into the question
+	// that asked for it, it would leave its result without it).
+	held := func(u *unit) bool {
+		return m.byID[u.ID] == u && (r != engram.RoleToolCall || u.Role == engram.RoleToolCall)
+	}
 	if held(best) && sameWords(s, best.Text, lx, m.lexisOf(best)) {
 		return best
 	}

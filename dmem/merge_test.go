@@ -3,6 +3,7 @@ package dmem
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/tmc/langchaingo/schema"
@@ -142,5 +143,40 @@ func TestNumberedFactsAreEachKept(t *testing.T) {
 		if in := fmt.Sprintf("Fact %d: the locker code of desk %d is %d.", i, i, 7000+i); !held[in] {
 			t.Errorf("%q is not held", in)
 		}
+	}
+}
+
+// A tool call given to Observe is kept with the result that answers it: it
+// does not merge into the question that asked for it, whose words it
+// repeats, and a load that shows the result shows the call too.
+func TestObservedToolCallKeptWithItsResult(t *testing.T) {
+	ctx := context.Background()
+	m := newMemory(t, WithTokenBudget(500))
+	save(t, m, "weather in Lyon?", "checking")
+	if err := m.Observe(ctx, engram.Step{Kind: engram.StepToolCall, Text: "weather(Lyon)"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Observe(ctx, engram.Step{Kind: engram.StepToolResult, Text: "14C"}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := m.LoadMemoryVariables(ctx, map[string]any{"input": "Lyon"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := out["history"].(string)
+	if !strings.Contains(h, "14C") || !strings.Contains(h, "weather(Lyon)") {
+		t.Errorf("the result and its call are not both in the load:\n%s", h)
+	}
+	var call, result engram.Unit
+	for _, u := range m.Units() {
+		switch u.Role {
+		case engram.RoleToolCall:
+			call = u
+		case engram.RoleToolResult:
+			result = u
+		}
+	}
+	if call.Text != "weather(Lyon)" || call.Group != result.Group {
+		t.Errorf("the call is %q in group %d, its result in group %d", call.Text, call.Group, result.Group)
 	}
 }

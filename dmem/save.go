@@ -252,6 +252,7 @@ func (m *Memory) step(d *draft, b *batch) string {
 	c := max(sim, m.seen.best(d.vec))
 	u.Novelty = lexicalNovelty(d.keys, d.salient, d.flags, m.df) * (1 - math.Pow(c, 6))
 	f := stepFeatures(u.Role, u.Kind, u.Flags, u.Tokens, u.Novelty, d.vec)
+	call := m.callOf(u)
 	m.complete(&f, b)
 
 	g := m.novelty.value(u.Novelty, 0)
@@ -265,7 +266,7 @@ func (m *Memory) step(d *draft, b *batch) string {
 	// the statement it supersedes.
 	old := m.successor(-1, d.fs)
 	if old == nil && (!d.force || d.handed) {
-		dup = m.duplicate(d.text, d.lex, nearest, sim, m.probed)
+		dup = m.duplicate(d.text, d.role, d.lex, nearest, sim, m.probed)
 		if d.force && dup != nil && (dup.Role != d.role || !sameSquashed(dup.Text, d.text)) {
 			// A unit handed down as needed keeps its own place, unless
 			// the memory holds it already, word for word: a working
@@ -290,6 +291,9 @@ func (m *Memory) step(d *draft, b *batch) string {
 			r, p = max(r, old.Route), max(p, m.priorityAt(old, seq))
 		}
 		m.place(u, r, p, EventRouted, d.lex, b)
+		if call != nil && r != RouteNowhere {
+			m.keepCall(call, r, p, b)
+		}
 	}
 
 	for _, t := range d.keys {
@@ -301,6 +305,34 @@ func (m *Memory) step(d *draft, b *batch) string {
 	m.seen.add(d.vec)
 	m.pending = &pendingStep{feat: f, u: home}
 	return u.ID
+}
+
+// pendingCall is the tool call that u, a tool result, answers, with its
+// vector, when that call is the step just before it and was routed
+// nowhere; nil otherwise. m.mu must be held.
+type pendingCall struct {
+	u   *unit
+	vec []float32
+}
+
+func (m *Memory) callOf(u *unit) *pendingCall {
+	p := m.pending
+	if u.Role != engram.RoleToolResult || p == nil || p.u.Role != engram.RoleToolCall ||
+		p.u.Group != u.Group || p.u.Route != RouteNowhere || p.u.Embedding == nil {
+		return nil
+	}
+	return &pendingCall{u: p.u, vec: p.u.Embedding}
+}
+
+// keepCall places the tool call c where its result went (route r,
+// priority p): a result is shown with the call it answers or not at all,
+// and a call's words alone ("weather(Lyon)" after "weather in Lyon?")
+// seldom look new enough to be kept. m.mu must be held.
+func (m *Memory) keepCall(c *pendingCall, r Route, p float64, b *batch) {
+	u := c.u
+	u.Embedding = c.vec
+	m.unbury(u, b)
+	m.place(u, r, p, EventPromoted, lexisOf(u.Text), b)
 }
 
 // complete closes the pending step's transition to a step with features
