@@ -13,6 +13,7 @@ import (
 	"github.com/engram-go/engram/dmem/boltstore"
 	"github.com/engram-go/engram/dmem/internal/nearby"
 	"github.com/engram-go/engram/dmem/internal/quantile"
+	"github.com/engram-go/engram/dmem/internal/value"
 	"github.com/engram-go/engram/dmem/internal/vecindex"
 	"github.com/engram-go/engram/dmem/store"
 	"github.com/engram-go/engram/internal/credit"
@@ -80,7 +81,7 @@ var (
 type state struct {
 	Seq, Group  int64
 	Dim         int
-	Value       valueModel
+	Value       value.Model
 	Novelty     [2]quantile.Estimator
 	RPE         [2]quantile.Estimator
 	Rewards     int64   // rewards received
@@ -96,7 +97,7 @@ type state struct {
 // pendingStep is the latest step: its transition to the next step is open,
 // and a reward may still attach to it.
 type pendingStep struct {
-	feat     features
+	feat     value.Features
 	u        *unit // where its statistics live (itself, or what it merged into)
 	reward   float64
 	rewarded bool
@@ -131,13 +132,39 @@ func New(ctx context.Context, opts ...Option) (*Memory, error) {
 		return m, nil
 	}
 	m.w, m.own = newWriter(s, o.ns), own
-	if err := m.restore(ctx); err != nil {
+	err := m.restore(ctx)
+	if err == nil {
+		err = m.checkEmbedder(ctx)
+	}
+	if err != nil {
 		if own {
 			s.Close()
 		}
 		return nil, err
 	}
 	return m, nil
+}
+
+// checkEmbedder refuses a store whose vectors another embedder made: every
+// save and load would fail on their length. It embeds one text when the
+// embedder's length is not known in advance.
+func (m *Memory) checkEmbedder(ctx context.Context) error {
+	if m.st.Dim == 0 {
+		return nil
+	}
+	n := m.opts.Layout.Dims
+	if n == 0 {
+		v, err := m.opts.Embedder.EmbedQuery(ctx, "dimension check")
+		if err != nil {
+			return fmt.Errorf("dmem: open: embed: %w", err)
+		}
+		n = len(v)
+	}
+	if n != m.st.Dim {
+		return fmt.Errorf("dmem: open: the store of namespace %s holds vectors of %d dimensions, the embedder gives %d: open it with the embedder that wrote it (whose Clear starts it afresh): %w",
+			m.w.ns, m.st.Dim, n, engram.ErrInvalidOption)
+	}
+	return nil
 }
 
 func (m *Memory) reset() {

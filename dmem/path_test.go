@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/embed"
 )
 
 // TestReopenNumbersOn: a memory reopened from its directory numbers its
@@ -158,5 +159,46 @@ func TestReopenLoadsAsBefore(t *testing.T) {
 				t.Errorf("%q: unit %d is %s at relevance %.4f open, %s at %.4f reopened", q, i, ua.ID, ua.Relevance, ub.ID, ub.Relevance)
 			}
 		}
+	}
+}
+
+// A store whose vectors another embedder made is refused when it opens,
+// with an error that says so, rather than opening to fail every save and
+// load; opened again with the embedder that wrote it, it holds all it did.
+func TestReopenWithAnotherEmbedderIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	m, err := New(bg, WithPath(dir), WithEmbedder(sameEmbedder{})) // 4 dimensions
+	if err != nil {
+		t.Fatal(err)
+	}
+	save(t, m, "The wifi password is kiwi-7731.", "I will remember it.")
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	other, err := embed.New(embed.WithGloVeShare(0.5), embed.WithDimensions(64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, opt := range map[string]Option{"the default embedder": nil, "another of known length": WithEmbedder(other)} {
+		var opts []Option
+		if opt != nil {
+			opts = append(opts, opt)
+		}
+		m, err := New(bg, append(opts, WithPath(dir))...)
+		if err == nil {
+			m.Close()
+			t.Fatalf("%s: opened a store of 4-dimension vectors", name)
+		}
+		if !errors.Is(err, engram.ErrInvalidOption) || !strings.Contains(err.Error(), "4 dimensions") {
+			t.Errorf("%s: %v, want ErrInvalidOption naming the store's dimensions", name, err)
+		}
+	}
+	m, err = New(bg, WithPath(dir), WithEmbedder(sameEmbedder{}))
+	if err != nil {
+		t.Fatalf("reopened with the embedder that wrote it: %v", err)
+	}
+	defer m.Close()
+	if us := m.Units(); len(us) == 0 {
+		t.Error("the store lost its units")
 	}
 }
