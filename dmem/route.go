@@ -87,7 +87,7 @@ func (m *Memory) reward(r float64, b *batch) {
 		b.put(p.u)
 		return
 	}
-	delta := p.reward + m.opts.discount*m.st.MeanValue - m.st.Value.value(&p.feat)
+	delta := p.reward + m.opts.discount*m.st.MeanValue - m.st.Value.Online(&p.feat)
 	if r < 0 && delta <= 0 {
 		// The units the last load returned did not help. Blame them once:
 		// later rewards judge later loads.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem/internal/groupcommit"
+	"github.com/engram-go/engram/dmem/internal/value"
 	"github.com/engram-go/engram/dmem/internal/vecindex"
 	"github.com/engram-go/engram/internal/facts"
 	"github.com/engram-go/engram/internal/memvars"
@@ -251,7 +252,7 @@ func (m *Memory) step(d *draft, b *batch) string {
 	nearest, sim, m.probed = m.lsh.Nearest(d.vec, m.opts.Redundancy, m.probed[:0])
 	c := max(sim, m.seen.best(d.vec))
 	u.Novelty = lexicalNovelty(d.keys, d.salient, d.flags, m.df) * (1 - math.Pow(c, 6))
-	f := stepFeatures(u.Role, u.Kind, u.Flags, u.Tokens, u.Novelty, d.vec)
+	f := value.Of(u.Role, u.Kind, u.Flags, u.Tokens, u.Novelty, d.vec)
 	call := m.callOf(u)
 	m.complete(&f, b)
 
@@ -338,15 +339,15 @@ func (m *Memory) keepCall(c *pendingCall, r Route, p float64, b *batch) {
 // complete closes the pending step's transition to a step with features
 // next: one TD(0) update; once rewards exist, an unrewarded step whose δ
 // turns out surprising is promoted too. m.mu must be held.
-func (m *Memory) complete(next *features, b *batch) {
+func (m *Memory) complete(next *value.Features, b *batch) {
 	p := m.pending
 	if p == nil {
 		return
 	}
 	m.pending = nil
-	delta := m.st.Value.learn(&p.feat, next, p.reward, m.opts.discount)
+	delta := m.st.Value.Learn(&p.feat, next, p.reward, m.opts.discount)
 	if next != nil {
-		m.st.MeanValue += 0.05 * (m.st.Value.target(next) - m.st.MeanValue)
+		m.st.MeanValue += 0.05 * (m.st.Value.Trailing(next) - m.st.MeanValue)
 	}
 	if m.st.Rewards > 0 && !p.rewarded {
 		m.judge(p.u, delta, EventDecided, b)
