@@ -121,5 +121,5 @@ func (r *seenRing) best(v []float32) float64 {
 // newLSH returns the index of units by vector that novelty and merging
 // search (package nearby).
 func newLSH(dim int) *nearby.Index[*unit] {
-	return nearby.New(dim, func(u *unit) ([]float32, *nearby.Entry) { return u.Embedding, &u.lsh })
+	return nearby.New(dim, func(u *unit) *nearby.Entry { return &u.lsh }, func(u *unit, v []float32) float64 { return relevance.Dot(u.Embedding, v) })
 }

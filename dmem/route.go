@@ -187,7 +187,7 @@ func (m *Memory) reindex(u *unit) {
 func (m *Memory) resident(u *unit, lx lexis) {
 	m.byID[u.ID] = u
 	m.groups[u.Group] = append(m.groups[u.Group], u)
-	m.lsh.Add(u)
+	m.lsh.Add(u, u.Embedding)
 	m.words.add(u, lx)
 	m.slots.Add(u.Seq, u.Facts)
 }

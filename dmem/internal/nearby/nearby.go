@@ -36,17 +36,25 @@ const farSigns = 30
 // a search reads one cache line before deciding to read the vector.
 type Entry struct {
 	mark uint32         // the search that last compared the item
-	keys [Tables]uint32 // its buckets, while the index holds it
+	keys [Tables]uint32 // its buckets, while the index holds it; zero when it does not
 }
 
-// Index holds items of type T, each with a vector and an Entry that the
-// index reaches through the function New is given. Its owner serialises
-// every call.
+// filed reports whether the index holds the item: the last table's key
+// carries its table number, never 0.
+func (e *Entry) filed() bool { return e.keys[Tables-1] != 0 }
+
+// Index holds items of type T, each with an Entry that the index reaches
+// through the function New is given, and a vector that only the owner
+// keeps: the index takes the products with it that a search needs
+// through the owner's dot, so the owner may keep its vectors in whatever
+// form it likes (the memory's words index packs them). Its owner
+// serialises every call.
 type Index[T comparable] struct {
 	dim     int
 	planes  []float32 // Tables × Bits × dim
 	buckets map[uint32][]T
-	of      func(T) ([]float32, *Entry)
+	entry   func(T) *Entry
+	dot     func(T, []float32) float64
 	mark    uint32 // numbers searches, so that one compares an item once
 	// The keys of the vector last keyed: an owner that adds the very slice
 	// it searched with does not key it again (vectors never change in place).
@@ -54,16 +62,17 @@ type Index[T comparable] struct {
 	lastKeys [Tables]uint32
 }
 
-// New returns an empty index of vectors of dim dimensions; of returns an
-// item's vector and its Entry. The hyperplanes depend on dim alone, so an
-// index rebuilt from the same items files them in the same buckets.
-func New[T comparable](dim int, of func(T) ([]float32, *Entry)) *Index[T] {
+// New returns an empty index of vectors of dim dimensions; entry returns
+// an item's Entry, and dot the product of an item's vector with a vector
+// of dim dimensions. The hyperplanes depend on dim alone, so an index
+// rebuilt from the same items files them in the same buckets.
+func New[T comparable](dim int, entry func(T) *Entry, dot func(T, []float32) float64) *Index[T] {
 	r := rand.New(rand.NewPCG(uint64(dim), 0x5eed))
 	planes := make([]float32, Tables*Bits*dim)
 	for i := range planes {
 		planes[i] = float32(r.NormFloat64())
 	}
-	return &Index[T]{dim: dim, planes: planes, buckets: make(map[uint32][]T), of: of}
+	return &Index[T]{dim: dim, planes: planes, buckets: make(map[uint32][]T), entry: entry, dot: dot}
 }
 
 // keys returns the bucket key of v in every table.
@@ -86,24 +95,25 @@ func (l *Index[T]) keys(v []float32) [Tables]uint32 {
 	return out
 }
 
-// Add files x; an item whose vector is not of the index's dimension is not
-// filed.
-func (l *Index[T]) Add(x T) {
-	v, e := l.of(x)
+// Add files x, whose vector is v; an item whose vector is not of the
+// index's dimension is not filed.
+func (l *Index[T]) Add(x T, v []float32) {
 	if len(v) != l.dim {
 		return
 	}
+	e := l.entry(x)
 	e.keys = l.keys(v)
 	for _, k := range e.keys {
 		l.buckets[k] = append(l.buckets[k], x)
 	}
 }
 
-// Remove unfiles x, which Add filed. The others keep their order, oldest
-// first, so that a search still compares the newest of each bucket.
+// Remove unfiles x, by the buckets its Entry names; an item not filed is
+// left alone. The others keep their order, oldest first, so that a search
+// still compares the newest of each bucket.
 func (l *Index[T]) Remove(x T) {
-	v, e := l.of(x)
-	if len(v) != l.dim {
+	e := l.entry(x)
+	if !e.filed() {
 		return
 	}
 	for _, k := range e.keys {
@@ -117,6 +127,7 @@ func (l *Index[T]) Remove(x T) {
 			l.buckets[k] = b
 		}
 	}
+	e.keys = [Tables]uint32{}
 }
 
 // Near is an item a search found, and its cosine with the vector.
@@ -142,7 +153,7 @@ func (l *Index[T]) Nearest(v []float32, floor float64, close []Near[T]) (T, floa
 	for _, k := range ks {
 		b := l.buckets[k]
 		for i := len(b) - 1; i >= 0 && i >= len(b)-Probe; i-- {
-			w, e := l.of(b[i])
+			e := l.entry(b[i])
 			// An item sits in a bucket of every table: compare it once.
 			if e.mark == l.mark {
 				continue
@@ -151,7 +162,7 @@ func (l *Index[T]) Nearest(v []float32, floor float64, close []Near[T]) (T, floa
 			if far(ks, e.keys) {
 				continue
 			}
-			s := relevance.Dot(v, w)
+			s := l.dot(b[i], v)
 			if s > bestSim {
 				best, bestSim = b[i], s
 			}

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/engram-go/engram/internal/relevance"
 )
 
 type item struct {
@@ -13,8 +15,11 @@ type item struct {
 }
 
 func newIndex(dim int) *Index[*item] {
-	return New(dim, func(x *item) ([]float32, *Entry) { return x.v, &x.e })
+	return New(dim, func(x *item) *Entry { return &x.e }, func(x *item, v []float32) float64 { return relevance.Dot(x.v, v) })
 }
+
+// add files x under its own vector.
+func add(ix *Index[*item], x *item) { ix.Add(x, x.v) }
 
 // unit returns a random unit vector.
 func unit(r *rand.Rand, dim int) []float32 {
@@ -59,13 +64,13 @@ func TestFindsNearDuplicates(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	ix := newIndex(dim)
 	for range n {
-		ix.Add(&item{v: unit(r, dim)})
+		add(ix, &item{v: unit(r, dim)})
 	}
 	found := 0
 	for range trials {
 		q := unit(r, dim)
 		twin := &item{v: towards(r, q, 0.95)}
-		ix.Add(twin)
+		add(ix, twin)
 		best, sim, close := ix.Nearest(q, 0.9, nil)
 		if best == twin {
 			found++
@@ -103,25 +108,29 @@ func TestFarIsNotCompared(t *testing.T) {
 	}
 }
 
-// TestRemoveAndDimensions: a removed item is never found again, and an
-// item or a query of another dimension is ignored, not a panic.
+// TestRemoveAndDimensions: a removed item is never found again, though
+// its owner no longer holds the vector it was filed under, and an item or
+// a query of another dimension is ignored, not a panic.
 func TestRemoveAndDimensions(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	ix := newIndex(16)
 	x := &item{v: unit(r, 16)}
-	ix.Add(x)
+	add(ix, x)
 	if best, sim, _ := ix.Nearest(x.v, 0.5, nil); best != x || math.Abs(sim-1) > 1e-5 {
 		t.Fatalf("a stored vector finds %v at %v, want itself at 1", best, sim)
 	}
+	q := x.v
+	x.v = nil
 	ix.Remove(x)
-	if best, _, _ := ix.Nearest(x.v, 0.5, nil); best != nil {
+	ix.Remove(x)
+	if best, _, _ := ix.Nearest(q, 0.5, nil); best != nil {
 		t.Fatal("a removed item was found")
 	}
 	if len(ix.buckets) != 0 {
 		t.Fatalf("%d buckets left after the only item went", len(ix.buckets))
 	}
 	odd := &item{v: unit(r, 8)}
-	ix.Add(odd)
+	add(ix, odd)
 	ix.Remove(odd)
 	if best, sim, close := ix.Nearest(odd.v, 0, nil); best != nil || sim != 0 || close != nil {
 		t.Fatal("a query of another dimension found something")
@@ -137,7 +146,7 @@ func TestSearchBounded(t *testing.T) {
 	var all []*item
 	for range 10 * Probe {
 		x := &item{v: v}
-		ix.Add(x)
+		add(ix, x)
 		all = append(all, x)
 	}
 	_, _, close := ix.Nearest(v, 0.99, nil)
@@ -156,7 +165,7 @@ func TestMarkWraps(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	ix := newIndex(16)
 	x := &item{v: unit(r, 16)}
-	ix.Add(x)
+	add(ix, x)
 	ix.mark = math.MaxUint32
 	if best, _, _ := ix.Nearest(x.v, 0.5, nil); best != x {
 		t.Fatal("the search after the counter wrapped missed the item")
@@ -182,10 +191,10 @@ func TestRemoveKeepsTheNewestSearched(t *testing.T) {
 		}
 	}
 	for _, x := range olds {
-		ix.Add(x)
+		add(ix, x)
 	}
 	newest := &item{v: slices.Clone(v)}
-	ix.Add(newest)
+	add(ix, newest)
 	ix.Remove(olds[0])
 	if got, sim, _ := ix.Nearest(slices.Clone(v), 0.5, nil); got != newest {
 		t.Fatalf("after an old item left, the search found one at %.6f, not the newest (the vector itself)", sim)
