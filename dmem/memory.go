@@ -365,7 +365,7 @@ func (m *Memory) Unit(id string) (engram.Unit, Route, error) {
 	if !ok {
 		return engram.Unit{}, 0, fmt.Errorf("dmem: unit %q: %w", id, engram.ErrNotFound)
 	}
-	return u.exported(), u.Route, nil
+	return u.exported(m.words), u.Route, nil
 }
 
 // Units returns copies of every stored unit, core memory's and the
@@ -384,7 +384,7 @@ func (m *Memory) units(keep func(Route) bool) []engram.Unit {
 	var out []engram.Unit
 	for _, u := range m.byID {
 		if keep(u.Route) {
-			out = append(out, u.exported())
+			out = append(out, u.exported(m.words))
 		}
 	}
 	slices.SortFunc(out, func(a, b engram.Unit) int { return cmp.Compare(a.Seq, b.Seq) })

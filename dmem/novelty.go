@@ -119,7 +119,8 @@ func (r *seenRing) best(v []float32) float64 {
 }
 
 // newLSH returns the index of units by vector that novelty and merging
-// search (package nearby).
-func newLSH(dim int) *nearby.Index[*unit] {
-	return nearby.New(dim, func(u *unit) *nearby.Entry { return &u.lsh }, func(u *unit, v []float32) float64 { return relevance.Dot(u.Embedding, v) })
+// search (package nearby), comparing whole vectors as the words index
+// keeps them.
+func (m *Memory) newLSH(dim int) *nearby.Index[*unit] {
+	return nearby.New(dim, func(u *unit) *nearby.Entry { return &u.lsh }, func(u *unit, v []float32) float64 { return m.words.dot(u, v) })
 }

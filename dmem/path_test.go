@@ -155,7 +155,9 @@ func TestReopenLoadsAsBefore(t *testing.T) {
 		xa, _ := a.Explain()
 		xb, _ := b.Explain()
 		for i := range min(len(xa.Units), len(xb.Units)) {
-			if ua, ub := xa.Units[i], xb.Units[i]; ua.ID != ub.ID || math.Abs(ua.Relevance-ub.Relevance) > 1e-9 {
+			// Reopened, a unit's row is packed again from the vector
+			// the store kept, which may round a component's last bit.
+			if ua, ub := xa.Units[i], xb.Units[i]; ua.ID != ub.ID || math.Abs(ua.Relevance-ub.Relevance) > 1e-6 {
 				t.Errorf("%q: unit %d is %s at relevance %.4f open, %s at %.4f reopened", q, i, ua.ID, ua.Relevance, ub.ID, ub.Relevance)
 			}
 		}

@@ -70,7 +70,7 @@ func (m *Memory) restore(ctx context.Context) error {
 		m.st.Dim = d
 	}
 	if m.st.Dim > 0 {
-		m.lsh = newLSH(m.st.Dim)
+		m.lsh = m.newLSH(m.st.Dim)
 	}
 	if n := len(core) + len(short); n > 0 {
 		if odd := n - countDim(m.st.Dim, core, short); odd > 0 {

@@ -123,7 +123,7 @@ func (m *Memory) judge(u *unit, delta float64, kind EventKind, b *batch) {
 	}
 	p := priority(g, math.Abs(delta), mid) * m.learned(u)
 	switch {
-	case route(g) == RouteCore && u.Route != RouteCore && u.Route != RouteMerged && len(u.Embedding) == m.st.Dim:
+	case route(g) == RouteCore && u.Route != RouteCore && u.Route != RouteMerged && len(m.words.vector(u)) == m.st.Dim:
 		if u.Route == RouteShort {
 			m.unplace(u)
 		} else {
@@ -155,9 +155,9 @@ func (m *Memory) place(u *unit, r Route, p float64, kind EventKind, lx lexis, b 
 		// The store's copy may be a short-term record that keeps its priority.
 		b.ops = append(b.ops, store.Priority(u.Seq, m.age(), 0, p, 0))
 		b.core = true
-		if m.w == nil && !vecindex.Zero(u.Embedding) {
+		if v := m.words.indexed(u); m.w == nil && !vecindex.Zero(v) {
 			// Only fails on an empty id or vector, which cannot happen here.
-			if err := m.ix.Add(context.Background(), u.ID, u.Embedding); err == nil {
+			if err := m.ix.Add(context.Background(), u.ID, v); err == nil {
 				u.indexed = true
 			}
 		}
@@ -174,12 +174,12 @@ func (m *Memory) place(u *unit, r Route, p float64, kind EventKind, lx lexis, b 
 	}
 }
 
-// reindex gives the index u's embedding again, which the words index
-// moved (words.rebuild): chromem-go holds the slice it was given.
+// reindex gives the index u's vector again, which the words index moved
+// (words.rebuild): chromem-go holds the slice it was given.
 func (m *Memory) reindex(u *unit) {
 	if u.indexed {
 		// Only fails on an empty id or vector, which cannot happen here.
-		_ = m.ix.Add(context.Background(), u.ID, u.Embedding)
+		_ = m.ix.Add(context.Background(), u.ID, m.words.indexed(u))
 	}
 }
 

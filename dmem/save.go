@@ -184,7 +184,7 @@ func (m *Memory) checkDim(n int) error {
 		return fmt.Errorf("dmem: embedding has %d dimensions, memory has %d: %w", n, m.st.Dim, engram.ErrInvalidInput)
 	}
 	if m.lsh == nil {
-		m.lsh = newLSH(m.st.Dim)
+		m.lsh = m.newLSH(m.st.Dim)
 	}
 	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -91,11 +90,11 @@ type unit struct {
 	facts   facts.Analysis // what its text says of the turns before it (internal/facts)
 }
 
-// exported returns u as the memory hands it out: a copy whose embedding
-// is its own, since the unit's row moves and is reused.
-func (u *unit) exported() engram.Unit {
+// exported returns u as the memory hands it out, with its whole
+// embedding in a slice of its own (words.vector).
+func (u *unit) exported(w *words) engram.Unit {
 	x := u.Unit
-	x.Embedding = slices.Clone(u.Embedding)
+	x.Embedding = w.vector(u)
 	return x
 }
 
@@ -251,17 +250,14 @@ func decodeUnit(b []byte) (*unit, error) {
 	return u, nil
 }
 
-// toRecord returns u as a store keeps it; the embedding only while it is
-// stored. A [store.Route] has a [Route]'s value.
-func (u *unit) toRecord(stored bool) store.Record {
-	r := store.Record{Seq: u.Seq, Route: store.Route(u.Route), LogP: u.LogP, Delta: u.Delta, Gate: u.Gate, Novelty: u.Novelty,
-		Reward: u.Reward, Data: u.encode(nil)}
-	if stored {
-		// A copy: the store writes it after the lock is let go, and the
-		// unit's row may move by then (words.rebuild).
-		r.Embedding = slices.Clone(u.Embedding)
-	}
-	return r
+// toRecord returns u as a store keeps it, with embedding vec, which the
+// record keeps: the unit's while it is stored (words.vector, a copy, for
+// the store writes it after the lock is let go and the unit's row may
+// move by then), nil once only its history is. A [store.Route] has a
+// [Route]'s value.
+func (u *unit) toRecord(vec []float32) store.Record {
+	return store.Record{Seq: u.Seq, Route: store.Route(u.Route), LogP: u.LogP, Delta: u.Delta, Gate: u.Gate, Novelty: u.Novelty,
+		Reward: u.Reward, Data: u.encode(nil), Embedding: vec}
 }
 
 // fromRecord returns the unit r holds. Where the store and the unit's own

@@ -21,9 +21,13 @@ type words struct {
 	prefix int     // leading embedding components relevance compares; 0 for all
 	// rows holds every slot's embedding, row by slot (zeros if empty), and
 	// past relevance.GatherAbove a nearest-neighbour index of their
-	// compared parts. A resident unit's Embedding is its row, the one copy
-	// of its vector (the chromem-go index holds the same slice), which
-	// rebuild moves: moved is told of each unit whose row it moved.
+	// compared parts. A resident unit's row is the one copy of its vector,
+	// which rebuild moves: moved is told of each unit whose row it moved.
+	// Where relevance compares a prefix the rows are packed (see
+	// relevance.Rows), about 540 bytes a vector of the default embedder's
+	// instead of 912, and the unit's Embedding is nil: vector rebuilds it,
+	// dot takes a product with it, and the chromem-go index holds the
+	// compared part (indexed). Otherwise the Embedding is the row itself.
 	rows  relevance.Rows
 	moved func(*unit)
 }
@@ -79,7 +83,39 @@ func (w *words) add(u *unit, lx lexis) {
 	w.slots = append(w.slots, u)
 	if row := w.rows.Append(u.Embedding); row != nil {
 		u.Embedding = row
+		if w.rows.Packed() {
+			u.Embedding = nil
+		}
 	}
+}
+
+// vector returns u's whole embedding in a slice of the caller's own, as
+// a unit handed out or written to a store must hold it: the row moves and
+// is reused. A packed row is rebuilt.
+func (w *words) vector(u *unit) []float32 {
+	if u.Embedding == nil && w.unit(u.slot) == u {
+		return w.rows.Full(u.slot)
+	}
+	return slices.Clone(u.Embedding)
+}
+
+// dot returns the product of v, a whole embedding, with u's, reading a
+// packed row in place: what admission and merging compare (nearby).
+func (w *words) dot(u *unit, v []float32) float64 {
+	if u.Embedding == nil && w.unit(u.slot) == u {
+		return w.rows.Dot(u.slot, v)
+	}
+	return relevance.Dot(u.Embedding, v)
+}
+
+// indexed returns the vector the chromem-go index holds for u, shared
+// with the words index: the packed row's compared part, at unit length
+// as chromem keeps its documents, or the embedding.
+func (w *words) indexed(u *unit) []float32 {
+	if u.Embedding == nil && w.unit(u.slot) == u {
+		return w.rows.Row(u.slot)
+	}
+	return u.Embedding
 }
 
 // Blocks returns every slot's embedding, one row a slot; none if some
@@ -91,23 +127,15 @@ func (w *words) Blocks() relevance.Blocks {
 	return w.rows.Blocks()
 }
 
-// holds reports whether u's embedding is its row in w.rows.
-func (w *words) holds(u *unit) bool {
-	row := w.rows.Row(u.slot)
-	return len(row) > 0 && len(u.Embedding) == len(row) && &row[0] == &u.Embedding[0]
-}
-
 // remove empties u's slot, and rebuilds the index when a quarter of the
 // slots are empty.
 func (w *words) remove(u *unit) {
 	if u.slot < 0 || u.slot >= len(w.slots) || w.slots[u.slot] != u {
 		return
 	}
-	if w.holds(u) {
-		// Its row is zeroed and reused: a unit that leaves keeps a copy
-		// (a reward may still bring the newest step back).
-		u.Embedding = slices.Clone(u.Embedding)
-	}
+	// Its row is zeroed and reused: a unit that leaves keeps a copy (a
+	// reward may still bring the newest step back).
+	u.Embedding = w.vector(u)
 	w.slots[u.slot] = nil
 	w.rows.Clear(u.slot)
 	u.slot = -1
@@ -122,9 +150,13 @@ func (w *words) remove(u *unit) {
 func (w *words) rebuild() {
 	keep := make([]bool, len(w.slots))
 	inRows := w.rows.Len() == len(w.slots)
+	var moved []*unit
 	j := 0
 	for i, u := range w.slots {
 		if keep[i] = u != nil; keep[i] {
+			if i != j {
+				moved = append(moved, u)
+			}
 			u.slot, w.slots[j] = j, u
 			j++
 		}
@@ -136,12 +168,12 @@ func (w *words) rebuild() {
 	if !inRows {
 		return
 	}
-	for i, u := range w.slots {
-		if row := w.rows.Row(i); len(u.Embedding) == 0 || &row[0] != &u.Embedding[0] {
-			u.Embedding = row
-			if w.moved != nil {
-				w.moved(u)
-			}
+	for _, u := range moved {
+		if !w.rows.Packed() {
+			u.Embedding = w.rows.Row(u.slot)
+		}
+		if w.moved != nil {
+			w.moved(u)
 		}
 	}
 }
@@ -158,17 +190,17 @@ func (w *words) unit(i int) *unit {
 func (w *words) Len() int { return len(w.slots) }
 
 func (w *words) Vector(i int) relevance.Vector {
-	if u := w.slots[i]; u != nil {
-		return relevance.Dense(w.cut(u.Embedding))
+	if v := w.Dense(i); v != nil {
+		return relevance.Dense(v)
 	}
 	return relevance.Vector{}
 }
 
-// Dense returns the part of slot i's embedding relevance compares, nil if
-// the slot is empty.
+// Dense returns the part of slot i's embedding relevance compares (a
+// packed row's, at unit length), nil if the slot is empty.
 func (w *words) Dense(i int) []float32 {
 	if u := w.slots[i]; u != nil {
-		return w.cut(u.Embedding)
+		return w.cut(w.indexed(u))
 	}
 	return nil
 }

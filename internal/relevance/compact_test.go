@@ -72,9 +72,10 @@ func TestCompactMatchesRebuild(t *testing.T) {
 // Rows hands out each document's row where it keeps it: Compact moves
 // the kept rows down in order, across blocks, and frees the blocks left
 // empty; Clear zeroes a row; the blocks relevance reads hold what Row
-// gives, of which Compared components count.
+// gives. Rows that relevance compares whole are kept as given, nothing
+// rounded.
 func TestRowsKeepTheirRowsInBlocks(t *testing.T) {
-	r := Rows{Compared: 2}
+	var r Rows
 	n := 2*blockRows + 10
 	held := make([][]float32, n)
 	for d := range n {
@@ -104,11 +105,11 @@ func TestRowsKeepTheirRowsInBlocks(t *testing.T) {
 		t.Fatalf("%d rows after Compact, want %d", r.Len(), len(want))
 	}
 	b := r.Blocks()
-	if b.Dim != 2 || b.Stride != 3 || b.N != len(want) || len(b.Rows) != (len(want)+blockRows-1)/blockRows {
+	if b.Dim != 3 || b.Stride != 3 || b.N != len(want) || len(b.Rows) != (len(want)+blockRows-1)/blockRows {
 		t.Fatalf("blocks %d×%d of %d rows in %d blocks", b.Stride, b.Dim, b.N, len(b.Rows))
 	}
 	for d, x := range want {
-		if row := r.Row(d); row[0] != x || row[2] != -x || !slices.Equal(b.row(d), row[:2]) {
+		if row := r.Row(d); row[0] != x || row[2] != -x || !slices.Equal(b.row(d), row) || !slices.Equal(r.Full(d), row) {
 			t.Fatalf("row %d is %v (blocks %v), want document %v", d, row, b.row(d), x)
 		}
 	}

@@ -2,6 +2,8 @@ package relevance
 
 import (
 	"cmp"
+	"math"
+	"slices"
 	"sync"
 
 	"github.com/engram-go/engram/internal/ann"
@@ -22,6 +24,14 @@ const GatherAbove = 1 << 14
 // rows Rows also keeps an approximate index of them for [Gather]. The
 // zero Rows is empty and ready. Like [Index] it is not safe for
 // concurrent use, but for reads.
+//
+// When Compared is less than the rows' length, Rows packs each row: it
+// keeps the compared part in float32 at unit length, with that part's
+// norm, and the rest, which relevance never reads, as int8 codes with one
+// scale a row, less than half the bytes of the float32 row. [Rows.Full]
+// rebuilds the whole vector and [Rows.Dot] takes a product with it. The
+// codes round each component to within 1/254 of the row's largest: the
+// cosine of a rebuilt vector with its original stays above 0.999.
 type Rows struct {
 	// Above, if not 0, is this corpus's GatherAbove: a test's, to gather
 	// over a collection it can fill quickly.
@@ -31,7 +41,9 @@ type Rows struct {
 	// set before the first row.
 	Compared int
 
-	blocks [][]float32
+	blocks [][]float32 // rows, stride components each
+	codes  [][]int8    // packed rows' tails, dim − Compared codes each
+	scales [][]float32 // packed rows' compared norm and tail scale, two each
 	n      int
 	dim    int // the rows' length: 0 until the first row; −1 once a row did not fit
 	near   *ann.Index
@@ -44,10 +56,11 @@ const blockShift = 10
 const blockRows = 1 << blockShift
 
 // Append adds the next document's row, a copy of v, and returns it: the
-// row the corpus keeps, which Compact may move and Clear zeroes. A row of
-// another length than the first turns the rows off for good: Append then
-// returns nil, Blocks returns none and the corpus is read document by
-// document.
+// row the corpus keeps (packed, its compared part: see [Rows]), which
+// Compact may move and Clear zeroes. A row of another length than the
+// first turns the rows off for good: Append then returns nil, Blocks
+// returns none and the corpus is read document by document; an owner of
+// packed rows, whose vectors they are, appends rows of one length.
 func (r *Rows) Append(v []float32) []float32 {
 	if r.dim < 0 {
 		return nil
@@ -56,16 +69,20 @@ func (r *Rows) Append(v []float32) []float32 {
 		r.dim = len(v)
 	}
 	if len(v) != r.dim || r.dim == 0 || r.Compared > r.dim {
-		r.blocks, r.n, r.dim, r.near = nil, 0, -1, nil
+		r.blocks, r.codes, r.scales, r.n, r.dim, r.near = nil, nil, nil, 0, -1, nil
 		return nil
 	}
 	doc := r.n
 	if doc>>blockShift == len(r.blocks) {
-		r.blocks = append(r.blocks, make([]float32, blockRows*r.dim))
+		r.blocks = append(r.blocks, make([]float32, blockRows*r.stride()))
+		if r.Packed() {
+			r.codes = append(r.codes, make([]int8, blockRows*(r.dim-r.Compared)))
+			r.scales = append(r.scales, make([]float32, 2*blockRows))
+		}
 	}
 	r.n++
 	row := r.row(doc)
-	copy(row, v)
+	r.put(doc, v)
 	switch {
 	case r.near != nil:
 		_ = r.near.Add(int32(doc), r.cut(row)) // a row it refuses (not finite) is found by words alone
@@ -78,10 +95,65 @@ func (r *Rows) Append(v []float32) []float32 {
 	return row
 }
 
+// Packed reports whether the rows are packed (see [Rows]): Row is then a
+// row's compared part at unit length, and Full rebuilds the whole.
+func (r *Rows) Packed() bool { return r.Compared > 0 && r.Compared < r.dim }
+
+// stride is the length of a row in blocks.
+func (r *Rows) stride() int {
+	if r.Packed() {
+		return r.Compared
+	}
+	return r.dim
+}
+
+// put writes v into document doc's row.
+func (r *Rows) put(doc int, v []float32) {
+	row := r.row(doc)
+	if !r.Packed() {
+		copy(row, v)
+		return
+	}
+	head, tail := v[:r.Compared], v[r.Compared:]
+	var s float64
+	for _, x := range head {
+		s += float64(x) * float64(x)
+	}
+	norm := math.Sqrt(s)
+	for i, x := range head {
+		if norm > 0 {
+			row[i] = float32(float64(x) / norm)
+		} else {
+			row[i] = 0
+		}
+	}
+	var top float32
+	for _, x := range tail {
+		top = max(top, abs32(x))
+	}
+	scale, codes := top/127, r.code(doc)
+	for i, x := range tail {
+		codes[i] = 0
+		if scale > 0 {
+			codes[i] = int8(max(-127, min(127, math.Round(float64(x/scale)))))
+		}
+	}
+	sc := r.scale(doc)
+	sc[0], sc[1] = float32(norm), scale
+}
+
+func abs32(x float32) float32 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
 // Len returns the number of rows.
 func (r *Rows) Len() int { return r.n }
 
-// Row returns document doc's row, nil if it has none.
+// Row returns document doc's row, nil if it has none: packed (see
+// [Rows]), its compared part at unit length.
 func (r *Rows) Row(doc int) []float32 {
 	if doc < 0 || doc >= r.n {
 		return nil
@@ -90,8 +162,76 @@ func (r *Rows) Row(doc int) []float32 {
 }
 
 func (r *Rows) row(d int) []float32 {
-	b, i := r.blocks[d>>blockShift], (d&(blockRows-1))*r.dim
-	return b[i : i+r.dim : i+r.dim]
+	n := r.stride()
+	b, i := r.blocks[d>>blockShift], (d&(blockRows-1))*n
+	return b[i : i+n : i+n]
+}
+
+// code returns packed row d's tail codes; scale its norm and scale.
+func (r *Rows) code(d int) []int8 {
+	n := r.dim - r.Compared
+	b, i := r.codes[d>>blockShift], (d&(blockRows-1))*n
+	return b[i : i+n : i+n]
+}
+
+func (r *Rows) scale(d int) []float32 {
+	b, i := r.scales[d>>blockShift], (d&(blockRows-1))*2
+	return b[i : i+2 : i+2]
+}
+
+// Full returns document doc's whole vector in a new slice, rebuilt if the
+// rows are packed; nil if it has none.
+func (r *Rows) Full(doc int) []float32 {
+	if doc < 0 || doc >= r.n {
+		return nil
+	}
+	row := r.row(doc)
+	if !r.Packed() {
+		return slices.Clone(row)
+	}
+	out := make([]float32, r.dim)
+	sc := r.scale(doc)
+	for i, x := range row {
+		out[i] = x * sc[0]
+	}
+	tail := out[r.Compared:]
+	for i, c := range r.code(doc) {
+		tail[i] = float32(c) * sc[1]
+	}
+	return out
+}
+
+// Dot returns the dot product of v, a whole vector, with document doc's
+// row (rebuilt, if packed, without allocating it); 0 if it has none.
+func (r *Rows) Dot(doc int, v []float32) float64 {
+	if doc < 0 || doc >= r.n {
+		return 0
+	}
+	if !r.Packed() {
+		return Dot(r.row(doc), v)
+	}
+	if len(v) < r.dim {
+		return 0
+	}
+	sc := r.scale(doc)
+	return float64(sc[0])*Dot(r.row(doc), v[:r.Compared]) + float64(sc[1])*codeDot(r.code(doc), v[r.Compared:])
+}
+
+// codeDot returns Σ c[i]·v[i].
+func codeDot(c []int8, v []float32) float64 {
+	v = v[:len(c)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(c); i += 4 {
+		s0 += float32(c[i]) * v[i]
+		s1 += float32(c[i+1]) * v[i+1]
+		s2 += float32(c[i+2]) * v[i+2]
+		s3 += float32(c[i+3]) * v[i+3]
+	}
+	for ; i < len(c); i++ {
+		s0 += float32(c[i]) * v[i]
+	}
+	return float64(s0 + s1 + s2 + s3)
 }
 
 // cut returns the compared part of row.
@@ -108,7 +248,7 @@ func (r *Rows) Clear(doc int) {
 	if doc < 0 || doc >= r.n {
 		return
 	}
-	clear(r.row(doc))
+	r.clearRow(doc)
 	if r.near != nil {
 		r.near.Remove(int32(doc))
 	}
@@ -125,18 +265,23 @@ func (r *Rows) Compact(keep []bool) {
 	for d, k := range keep {
 		if k {
 			if j != d {
-				copy(r.row(j), r.row(d))
+				r.move(j, d)
 			}
 			j++
 		}
 	}
 	for d := j; d < r.n && d&(blockRows-1) != 0; d++ {
-		clear(r.row(d))
+		r.clearRow(d)
 	}
 	r.n = j
 	nb := (j + blockRows - 1) >> blockShift
 	clear(r.blocks[nb:])
 	r.blocks = r.blocks[:nb]
+	if r.Packed() {
+		clear(r.codes[nb:])
+		clear(r.scales[nb:])
+		r.codes, r.scales = r.codes[:nb], r.scales[:nb]
+	}
 	if r.near != nil {
 		renum := make([]int32, len(keep))
 		n := int32(0)
@@ -150,6 +295,24 @@ func (r *Rows) Compact(keep []bool) {
 	}
 }
 
+// clearRow zeroes row d.
+func (r *Rows) clearRow(d int) {
+	clear(r.row(d))
+	if r.Packed() {
+		clear(r.code(d))
+		clear(r.scale(d))
+	}
+}
+
+// move copies row d to row j.
+func (r *Rows) move(j, d int) {
+	copy(r.row(j), r.row(d))
+	if r.Packed() {
+		copy(r.code(j), r.code(d))
+		copy(r.scale(j), r.scale(d))
+	}
+}
+
 // Blocks returns the rows as relevance reads them in order: blocks of
 // rows Stride long, each but the last full, of which it compares the
 // first Dim components. Rows that did not fit give none.
@@ -157,7 +320,7 @@ func (r *Rows) Blocks() Blocks {
 	if r.dim <= 0 {
 		return Blocks{}
 	}
-	return Blocks{Rows: r.blocks, N: r.n, Stride: r.dim, Dim: cmp.Or(r.Compared, r.dim)}
+	return Blocks{Rows: r.blocks, N: r.n, Stride: r.stride(), Dim: cmp.Or(r.Compared, r.dim)}
 }
 
 // Gathered is a load's relevance over the documents it gathered: Rel holds
