@@ -59,12 +59,12 @@ func (m *Memory) commit(b *batch) *group {
 		_, buried := m.gone[u.ID]
 		switch {
 		case stored:
-			ops = append(ops, store.Unlog(u.Seq), store.Put(u.toRecord(m.words.vector(u))))
+			ops = append(ops, store.Unlog(u.Seq), store.Put(u.toRecord(m.words.vector(u), m.meta[u.Seq])))
 			// Another writer may have evicted it meanwhile: the put brings
 			// it back, and the eviction below settles who stays.
 			b.core = b.core || u.Route == RouteCore
 		case buried:
-			ops = append(ops, store.Delete(u.Seq), store.Log(u.toRecord(nil)))
+			ops = append(ops, store.Delete(u.Seq), store.Log(u.toRecord(nil, m.meta[u.Seq])))
 		default:
 			ops = append(ops, store.Delete(u.Seq), store.Unlog(u.Seq))
 		}

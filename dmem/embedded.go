@@ -37,6 +37,6 @@ type SalvageReport = boltstore.SalvageReport
 // and keeps its units.
 func Salvage(ctx context.Context, from, to string) (SalvageReport, error) {
 	return boltstore.Salvage(ctx, from, to,
-		boltstore.WithRecordCheck(func(r store.Record) error { _, err := fromRecord(r); return err }),
+		boltstore.WithRecordCheck(func(r store.Record) error { _, _, err := fromRecord(r); return err }),
 		boltstore.WithStateCheck(func(b []byte) error { var st state; return st.decode(b) }))
 }

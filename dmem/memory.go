@@ -50,6 +50,7 @@ type Memory struct {
 	short     []*unit              // short-term buffer, oldest first
 	gone      map[string]*unit     // units that left, for Explain; bounded
 	goneOrder []int64              // sequence numbers of gone, oldest first
+	meta      map[int64][]byte     // the metadata of documents AddDocuments added, by Seq, while resident or gone
 	df        map[uint64]uint32    // steps seen per term, by termKey
 	slots     facts.Slots          // the fact slots resident units state (WithFacts)
 	slotVec   map[string][]float32 // each slot's words embedded, by key (slotVectors)
@@ -178,6 +179,7 @@ func (m *Memory) reset() {
 	m.short = nil
 	m.gone = make(map[string]*unit)
 	m.goneOrder = nil
+	m.meta = make(map[int64][]byte)
 	m.df = make(map[uint64]uint32)
 	m.slots.Clear()
 	m.slotVec = nil

@@ -416,6 +416,39 @@ func TestSimilaritySearchAsRetriever(t *testing.T) {
 	}
 }
 
+// A document's metadata lives as long as its unit: a reopened memory's
+// search still returns it, and once the unit is forgotten (past
+// WithDepartedUnits) the memory holds it no more.
+func TestDocumentMetadataLivesWithItsUnit(t *testing.T) {
+	dir := t.TempDir()
+	m := newMemory(t, WithPath(dir), WithMaxUnits(20), WithDepartedUnits(10))
+	doc := func(i int) schema.Document {
+		return schema.Document{PageContent: fmt.Sprintf("Runbook %d: the %s rotates every %d days.", i, fxCities[i%len(fxCities)], 3+i),
+			Metadata: map[string]any{"page": float64(i)}}
+	}
+	if _, err := m.AddDocuments(bg, []schema.Document{doc(0)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	m = newMemory(t, WithPath(dir), WithMaxUnits(20), WithDepartedUnits(10))
+	docs, err := m.SimilaritySearch(bg, "Runbook 0 rotates every 3 days", 1)
+	if err != nil || len(docs) != 1 || docs[0].Metadata["page"] != float64(0) {
+		t.Fatalf("reopened, the search gave %+v, %v", docs, err)
+	}
+	for i := 1; i < 100; i++ {
+		if _, err := m.AddDocuments(bg, []schema.Document{doc(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if n, held := len(m.meta), len(m.byID)+len(m.gone); n > held {
+		t.Fatalf("the memory keeps the metadata of %d documents, holding %d units", n, held)
+	}
+}
+
 // Reopened with other prefixes, a memory recounts its units and stores the
 // new counts: a third open, which finds its fingerprint current, must not
 // bring the old counts back.

@@ -44,9 +44,12 @@ func (m *Memory) restore(ctx context.Context) error {
 	m.st.Lines = m.opts.LinesFingerprint(false)
 	var core, short []*unit
 	err = s.Scan(ctx, ns, false, func(r store.Record) error {
-		u, err := fromRecord(r)
+		u, meta, err := fromRecord(r)
 		if err != nil {
 			return nil // a damaged record costs that record, never the memory
+		}
+		if meta != nil {
+			m.meta[u.Seq] = meta
 		}
 		if recount {
 			u.Tokens = m.opts.Counter(m.line(u.Role, u.Text))
@@ -85,6 +88,7 @@ func (m *Memory) restore(ctx context.Context) error {
 	slices.SortFunc(resident, func(a, b *unit) int { return cmp.Compare(a.Seq, b.Seq) })
 	for _, u := range resident {
 		if len(u.Embedding) != m.st.Dim {
+			delete(m.meta, u.Seq)
 			continue
 		}
 		m.resident(u, lexisOf(u.Text))
@@ -97,9 +101,12 @@ func (m *Memory) restore(ctx context.Context) error {
 	}
 	heap.Init(&m.heap)
 	err = s.Scan(ctx, ns, true, func(r store.Record) error {
-		u, err := fromRecord(r)
+		u, meta, err := fromRecord(r)
 		if err != nil {
 			return nil
+		}
+		if meta != nil {
+			m.meta[u.Seq] = meta
 		}
 		if recount {
 			u.Tokens = m.opts.Counter(m.line(u.Role, u.Text))

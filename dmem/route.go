@@ -238,6 +238,7 @@ func (m *Memory) trimHistory(b *batch) {
 		m.goneOrder = m.goneOrder[1:]
 		if x, ok := m.gone[old]; ok {
 			delete(m.gone, old)
+			delete(m.meta, x.Seq)
 			b.put(x)
 		}
 	}

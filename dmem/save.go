@@ -245,7 +245,10 @@ func (m *Memory) step(d *draft, b *batch) string {
 			ID: idOf(seq), Seq: seq, Group: m.groupFor(d.role), Role: d.role, Text: d.text,
 			Time: d.at, Tokens: d.tokens, Embedding: d.vec, Flags: d.flags, Facts: d.fs,
 		},
-		Kind: d.kind, Meta: d.meta, heapIdx: -1, slot: -1, Fresh: -1, facts: facts.Turn(text.Excerpt(d.text), d.role.String()),
+		Kind: d.kind, heapIdx: -1, slot: -1, facts: facts.Turn(text.Excerpt(d.text), d.role.String()),
+	}
+	if d.meta != nil {
+		m.meta[seq] = d.meta
 	}
 	var nearest *unit
 	var sim float64

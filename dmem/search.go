@@ -196,14 +196,18 @@ func giveCands(cs []cand) {
 	cands.Put(&cs)
 }
 
-// add makes u a candidate of relevance r, once.
-func (g *gathering) add(u *unit, r float64) {
+// add makes u, which the memory holds, a candidate of relevance r, once.
+func (g *gathering) add(u *unit, r float64) { g.addWith(u, g.m.meta[u.Seq], r) }
+
+// addWith makes u a candidate of relevance r, once, with the metadata of
+// a document added by AddDocuments.
+func (g *gathering) addWith(u *unit, meta []byte, r float64) {
 	if g.seen[u] {
 		return
 	}
 	g.seen[u] = true
 	g.cs = append(g.cs, cand{id: u.ID, role: u.Role, text: u.Text, seq: u.Seq, group: u.Group, tokens: u.Tokens,
-		at: u.Time, u: u, meta: u.Meta, fs: u.Facts, sal: g.m.priorityAt(u, g.now), rel: r})
+		at: u.Time, u: u, meta: meta, fs: u.Facts, sal: g.m.priorityAt(u, g.now), rel: r})
 	g.rel = append(g.rel, r)
 }
 
@@ -306,7 +310,7 @@ func (g *gathering) expand(q *relevance.Query, foreign []store.Hit, semantic boo
 			g.add(u, g.relOf(u))
 		}
 	}
-	m.addForeign(foreign, g.add)
+	m.addForeign(foreign, g.addWith)
 	// A candidate one of whose facts has a newer value brings the unit
 	// that states it, which the query may not match at all ("Which city
 	// does Omar live in?" against "we relocated to Edinburgh"), and its
@@ -388,14 +392,14 @@ func (g *gathering) kinds() {
 // addForeign adds the units other writers of the namespace stored, which
 // this memory has not indexed: their relevance is the cosine part alone,
 // relative to the nearest hit's.
-func (m *Memory) addForeign(hits []store.Hit, add func(*unit, float64)) {
+func (m *Memory) addForeign(hits []store.Hit, add func(*unit, []byte, float64)) {
 	if len(hits) == 0 {
 		return
 	}
 	best := hits[0].Similarity
 	for _, h := range hits {
-		if u, err := fromRecord(h.Record); err == nil && best > 0 {
-			add(u, (1-relevance.LexicalShare)*max(0, h.Similarity)/best)
+		if u, meta, err := fromRecord(h.Record); err == nil && best > 0 {
+			add(u, meta, (1-relevance.LexicalShare)*max(0, h.Similarity)/best)
 		}
 	}
 }

@@ -64,26 +64,22 @@ const maxHistory = 16
 // forgetting policy know about it. Guarded by Memory.mu.
 type unit struct {
 	engram.Unit
-	Kind    engram.StepKind
-	Route   Route
-	indexed bool    // present in the chromem index
-	Delta   float64 // signed surprise that placed it
-	Gate    float64
-	Novelty float64
-	// Fresh was the novelty of its words when it came, which retrieval
-	// once weighed; on real dialogue that lost recall and retrieval no
-	// longer reads it. Records keep the field so that one layout serves
-	// old and new; new units hold −1, unknown.
-	Fresh     float64
+	Kind      engram.StepKind
+	Route     Route
+	indexed   bool    // present in the chromem index
+	Delta     float64 // signed surprise that placed it
+	Gate      float64
+	Novelty   float64
 	Reward    float64
 	Merged    int32   // steps folded into it
 	Retrieved int32   // loads that returned it
 	LogP      float64 // log2 of its priority at step 0; see forget.go
-	Meta      []byte  // JSON metadata of a document added by AddDocuments
 	History   []Event
 
-	// The fields below are ordered so that a unit takes 320 bytes (a
-	// memory holds thousands): heapIdx fills the word after lsh.
+	// The fields below are ordered so that a unit takes 288 bytes, a size
+	// class of Go's (a memory holds thousands): heapIdx fills the word
+	// after lsh. What few units have lives beside them: the metadata of a
+	// document added by AddDocuments in Memory.meta.
 	lsh     nearby.Entry   // its record in Memory.lsh
 	heapIdx int32          // position in the eviction heap; -1 outside core
 	slot    int            // slot in the words index; -1 when not resident
@@ -118,9 +114,11 @@ func (u *unit) record(e Event) {
 	u.History = append(u.History, e)
 }
 
-// codecVersion is the newest version encode writes. Version 1 lacks Fresh
-// and keeps the time in nanoseconds, which cannot hold every year; version
-// 2 lacks the facts, and encode still writes it for a unit that states
+// codecVersion is the newest version encode writes. Version 1 lacks the
+// novelty of a unit's words when it came, which retrieval once weighed
+// (on real dialogue that lost recall; version 2 and later write −1,
+// unknown, and nothing reads it), and keeps the time in nanoseconds, which
+// cannot hold every year; version 2 lacks the facts, and encode still writes it for a unit that states
 // none, so that a memory without [WithFacts] keeps records that earlier
 // releases read. decodeUnit reads all three.
 const codecVersion = 3
@@ -129,8 +127,9 @@ const codecVersion = 3
 const maxFacts = 1 << 10
 
 // encode appends the binary form of u, less its embedding, to b: the
-// Data of its [store.Record].
-func (u *unit) encode(b []byte) []byte {
+// Data of its [store.Record]; meta is the metadata of a document added by
+// AddDocuments, nil for any other step.
+func (u *unit) encode(b, meta []byte) []byte {
 	version := byte(codecVersion)
 	if len(u.Facts) == 0 {
 		version = 2
@@ -146,12 +145,12 @@ func (u *unit) encode(b []byte) []byte {
 	b = binary.AppendVarint(b, u.Time.Unix())
 	b = binary.AppendUvarint(b, uint64(u.Time.Nanosecond()))
 	b = binary.AppendUvarint(b, uint64(u.Tokens))
-	for _, f := range [...]float64{u.Delta, u.Gate, u.Novelty, u.Reward, u.LogP, u.Fresh} {
+	for _, f := range [...]float64{u.Delta, u.Gate, u.Novelty, u.Reward, u.LogP, -1} {
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
 	}
 	b = binary.AppendUvarint(b, uint64(u.Merged))
 	b = binary.AppendUvarint(b, uint64(u.Retrieved))
-	b = wire.AppendPrefixed(b, u.Meta)
+	b = wire.AppendPrefixed(b, meta)
 	b = binary.AppendUvarint(b, 0) // the embedding is the record's own column
 	b = binary.AppendUvarint(b, uint64(len(u.History)))
 	for _, e := range u.History {
@@ -189,16 +188,17 @@ func repair(x, def float64) float64 {
 	return def
 }
 
-// decodeUnit parses a record; the result shares no memory with b. Numbers
-// that are not finite are repaired (see repair): statistics to 0, Fresh to
-// −1 (unknown). Counts and sizes beyond their bounds make it damaged.
-func decodeUnit(b []byte) (*unit, error) {
+// decodeUnit parses a record into the unit and the metadata of a document
+// added by AddDocuments (nil for any other step); neither shares memory
+// with b. Numbers that are not finite are repaired (see repair):
+// statistics to 0. Counts and sizes beyond their bounds make it damaged.
+func decodeUnit(b []byte) (u *unit, meta []byte, err error) {
 	if len(b) == 0 || b[0] < 1 || b[0] > codecVersion {
-		return nil, errCorrupt
+		return nil, nil, errCorrupt
 	}
 	version := b[0]
 	d := &wire.Reader{B: b[1:]}
-	u := &unit{heapIdx: -1, slot: -1, Fresh: -1}
+	u = &unit{heapIdx: -1, slot: -1}
 	u.Seq = d.Varint()
 	u.Group = d.Varint()
 	u.Role = engram.Role(d.Byte())
@@ -215,12 +215,12 @@ func decodeUnit(b []byte) (*unit, error) {
 	u.Tokens = int(min(tokens, maxTokens))
 	u.Delta, u.Gate, u.Novelty, u.Reward, u.LogP = repair(float(d), 0), repair(float(d), 0), repair(float(d), 0), repair(float(d), 0), repair(float(d), 0)
 	if version >= 2 {
-		u.Fresh = repair(float(d), -1)
+		_ = float(d) // the words' novelty, which nothing reads
 	}
 	merged, retrieved := d.Uvarint(), d.Uvarint()
 	u.Merged, u.Retrieved = int32(min(merged, math.MaxInt32)), int32(min(retrieved, math.MaxInt32))
 	if m := d.Prefixed(); len(m) > 0 {
-		u.Meta = append([]byte(nil), m...)
+		meta = append([]byte(nil), m...)
 	}
 	if n := d.Uvarint(); n > 0 && n <= maxDim && n <= uint64(len(d.B))/4 {
 		u.Embedding = make([]float32, n)
@@ -244,29 +244,30 @@ func decodeUnit(b []byte) (*unit, error) {
 	}
 	if d.Err != nil || u.Seq < 0 || u.Route > RouteMerged || tokens > maxTokens || merged > maxCount || retrieved > maxCount ||
 		u.Time.Nanosecond() < 0 || u.Group < 0 {
-		return nil, errCorrupt
+		return nil, nil, errCorrupt
 	}
 	u.ID = idOf(u.Seq)
-	return u, nil
+	return u, meta, nil
 }
 
 // toRecord returns u as a store keeps it, with embedding vec, which the
 // record keeps: the unit's while it is stored (words.vector, a copy, for
 // the store writes it after the lock is let go and the unit's row may
-// move by then), nil once only its history is. A [store.Route] has a
-// [Route]'s value.
-func (u *unit) toRecord(vec []float32) store.Record {
+// move by then), nil once only its history is; meta as encode has it. A
+// [store.Route] has a [Route]'s value.
+func (u *unit) toRecord(vec []float32, meta []byte) store.Record {
 	return store.Record{Seq: u.Seq, Route: store.Route(u.Route), LogP: u.LogP, Delta: u.Delta, Gate: u.Gate, Novelty: u.Novelty,
-		Reward: u.Reward, Data: u.encode(nil), Embedding: vec}
+		Reward: u.Reward, Data: u.encode(nil, meta), Embedding: vec}
 }
 
-// fromRecord returns the unit r holds. Where the store and the unit's own
-// data disagree the store wins: it may have evicted the unit or changed
-// its priority on behalf of another writer.
-func fromRecord(r store.Record) (*unit, error) {
-	u, err := decodeUnit(r.Data)
+// fromRecord returns the unit r holds, and its metadata as decodeUnit
+// does. Where the store and the unit's own data disagree the store wins:
+// it may have evicted the unit or changed its priority on behalf of
+// another writer.
+func fromRecord(r store.Record) (*unit, []byte, error) {
+	u, meta, err := decodeUnit(r.Data)
 	if err != nil || u.Seq != r.Seq {
-		return nil, errCorrupt
+		return nil, nil, errCorrupt
 	}
 	if r.Route == store.RouteNowhere && (u.Route == RouteCore || u.Route == RouteShort) {
 		u.record(Event{Kind: EventEvicted, Route: RouteNowhere})
@@ -276,7 +277,7 @@ func fromRecord(r store.Record) (*unit, error) {
 		u.Embedding = r.Embedding
 	}
 	u.facts = facts.Turn(text.Excerpt(u.Text), u.Role.String())
-	return u, nil
+	return u, meta, nil
 }
 
 // decode parses the state record b into st, checking every number

@@ -13,12 +13,16 @@ import (
 	"github.com/engram-go/engram/internal/wire"
 )
 
+// codecMeta is the metadata codecUnit's records carry, as a document
+// added by AddDocuments has.
+var codecMeta = []byte(`{"a":"b"}`)
+
 func codecUnit() *unit {
 	return &unit{
 		Unit: engram.Unit{ID: idOf(7), Seq: 7, Group: 3, Role: engram.RoleAI, Text: "Luna the Maine Coon joined us.",
 			Time: time.Unix(1700000000, 5), Tokens: 9, Flags: engram.FlagName},
-		Kind: engram.StepMessage, Route: RouteCore, Delta: -0.5, Gate: 0.75, Novelty: 0.25, Fresh: 0.123456789,
-		Reward: 1.5, Merged: 2, Retrieved: 4, LogP: -3, Meta: []byte(`{"a":"b"}`),
+		Kind: engram.StepMessage, Route: RouteCore, Delta: -0.5, Gate: 0.75, Novelty: 0.25,
+		Reward: 1.5, Merged: 2, Retrieved: 4, LogP: -3,
 		History: []Event{{Step: 7, Kind: EventRouted, Route: RouteCore, Delta: -0.5, Gate: 0.75, Priority: 1}},
 		heapIdx: -1, slot: -1,
 	}
@@ -29,9 +33,12 @@ func TestCodecRoundTrip(t *testing.T) {
 		time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC), {}} {
 		u := codecUnit()
 		u.Time = at
-		got, err := decodeUnit(u.encode(nil))
+		got, meta, err := decodeUnit(u.encode(nil, codecMeta))
 		if err != nil {
 			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(meta, codecMeta) {
+			t.Errorf("metadata %q decoded as %q", codecMeta, meta)
 		}
 		if !got.Time.Equal(u.Time) {
 			t.Errorf("time %v decoded as %v", u.Time, got.Time)
@@ -48,31 +55,31 @@ func TestCodecRoundTrip(t *testing.T) {
 // inside its facts is damaged.
 func TestCodecFacts(t *testing.T) {
 	u := codecUnit()
-	if b := u.encode(nil); b[0] != 2 {
+	if b := u.encode(nil, nil); b[0] != 2 {
 		t.Fatalf("a unit without facts is written as version %d, want 2", b[0])
 	}
 	u.Facts = []engram.Fact{{Subject: "Luna", Relation: "breed", Value: "Maine Coon"}, {Subject: "Luna", Relation: "owner", Value: "us"}}
-	b := u.encode(nil)
+	b := u.encode(nil, nil)
 	if b[0] != 3 {
 		t.Fatalf("a unit with facts is written as version %d, want 3", b[0])
 	}
-	got, err := decodeUnit(b)
-	if err != nil {
-		t.Fatal(err)
+	got, meta, err := decodeUnit(b)
+	if err != nil || meta != nil {
+		t.Fatal(meta, err)
 	}
 	got.Time, u.Time = got.Time.UTC(), u.Time.UTC()
 	if !reflect.DeepEqual(got, u) {
 		t.Fatalf("decode(encode(u)) =\n%+v\nwant\n%+v", got, u)
 	}
-	if _, err := decodeUnit(b[:len(b)-3]); err == nil {
+	if _, _, err := decodeUnit(b[:len(b)-3]); err == nil {
 		t.Error("decodeUnit accepted a record cut inside its facts")
 	}
 }
 
 // encodeV1 writes u as codec version 1 did: the frozen format of stores
-// written before this version, without Fresh and with the time in
-// nanoseconds.
-func encodeV1(u *unit) []byte {
+// written before this version, without its words' novelty and with the
+// time in nanoseconds.
+func encodeV1(u *unit, meta []byte) []byte {
 	b := []byte{1}
 	b = binary.AppendVarint(b, u.Seq)
 	b = binary.AppendVarint(b, u.Group)
@@ -86,7 +93,7 @@ func encodeV1(u *unit) []byte {
 	}
 	b = binary.AppendUvarint(b, uint64(u.Merged))
 	b = binary.AppendUvarint(b, uint64(u.Retrieved))
-	b = wire.AppendPrefixed(b, u.Meta)
+	b = wire.AppendPrefixed(b, meta)
 	b = binary.AppendUvarint(b, 0)
 	b = binary.AppendUvarint(b, uint64(len(u.History)))
 	for _, e := range u.History {
@@ -99,23 +106,22 @@ func encodeV1(u *unit) []byte {
 	return b
 }
 
-// A record written before Fresh was kept (codec version 1) still opens,
-// with Fresh unknown, so that the words index computes it.
+// A record written by the first release (codec version 1, without the
+// novelty of its words when it came) still opens.
 func TestCodecReadsVersion1(t *testing.T) {
 	u := codecUnit()
-	got, err := decodeUnit(encodeV1(u))
-	if err != nil {
-		t.Fatal(err)
+	got, meta, err := decodeUnit(encodeV1(u, codecMeta))
+	if err != nil || !reflect.DeepEqual(meta, codecMeta) {
+		t.Fatal(meta, err)
 	}
 	want := *u
-	want.Fresh = -1
 	got.Time, want.Time = got.Time.UTC(), want.Time.UTC()
 	if !reflect.DeepEqual(got, &want) {
 		t.Fatalf("version 1 record decoded as\n%+v\nwant\n%+v", got, &want)
 	}
-	b := u.encode(nil)
+	b := u.encode(nil, codecMeta)
 	for _, bad := range [][]byte{nil, {0}, {codecVersion + 1}, b[:len(b)/2]} {
-		if _, err := decodeUnit(bad); err == nil {
+		if _, _, err := decodeUnit(bad); err == nil {
 			t.Errorf("decodeUnit(%v) accepted a bad record", bad)
 		}
 	}
@@ -132,11 +138,11 @@ func TestRoutesMatchStore(t *testing.T) {
 	}
 }
 
-// A unit stays within Go's 320-byte size class: a memory holds thousands,
+// A unit stays within Go's 288-byte size class: a memory holds thousands,
 // and a field added carelessly costs 32 bytes each.
 func TestUnitSize(t *testing.T) {
-	if n := unsafe.Sizeof(unit{}); n > 320 {
-		t.Errorf("a unit takes %d bytes, over 320", n)
+	if n := unsafe.Sizeof(unit{}); n > 288 {
+		t.Errorf("a unit takes %d bytes, over 288", n)
 	}
 }
 
