@@ -356,7 +356,10 @@ func (m *Memory) storeName() string {
 }
 
 // Unit returns a copy of the stored unit id and its route; ErrNotFound if
-// it is not stored (see [Memory.ExplainUnit] for units that left).
+// it is not stored (see [Memory.ExplainUnit] for units that left). Its
+// embedding is the vector the memory keeps, which with the default
+// embedder has its hashed part rounded to 8 bits: at a cosine above 0.999
+// with the embedder's.
 func (m *Memory) Unit(id string) (engram.Unit, Route, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
