@@ -123,7 +123,8 @@ const noCap = math.MaxInt32
 func WithShortTerm(n int) Option { return func(o *options) { o.shortTerm = n } }
 
 // WithHalfLife sets, in steps, how fast priorities halve. Default 4096;
-// must be positive and finite. ratedistortion.WithHalfLife is the same
+// must be positive and at most 1e12 steps, as good as never (infinity is
+// refused). ratedistortion.WithHalfLife is the same
 // idea: how fast its recency halves.
 func WithHalfLife(steps float64) Option { return func(o *options) { o.HalfLife = steps } }
 
@@ -194,8 +195,9 @@ func WithAIPrefix(p string) Option { return func(o *options) { o.AIPrefix = p } 
 func WithEncoding(e tokens.Encoding) Option { return func(o *options) { o.Encoding = e } }
 
 // WithTokenCounter replaces the exact tiktoken counter. For the budget
-// to hold, c must be additive over lines that end in "\n". Default: the
-// exact counter of [WithEncoding]'s encoding.
+// to hold, c must be additive over lines that end in "\n"; a count below
+// zero is taken as 0. Default: the exact counter of [WithEncoding]'s
+// encoding.
 func WithTokenCounter(c engram.TokenCounter) Option { return func(o *options) { o.Counter = c } }
 
 // WithLogger sets where the memory logs what it skips rather than fails
@@ -287,7 +289,7 @@ func (o *options) validate() error {
 	bad := o.Invalid
 	switch {
 	case o.HalfLife > 1e12:
-		return bad("half-life %v must be finite", o.HalfLife)
+		return bad("half-life %v is over 1e12 steps, which is as good as never", o.HalfLife)
 	case o.shortTerm < 0:
 		return bad("short-term size %d < 0", o.shortTerm)
 	case !(o.discount >= 0 && o.discount < 1):

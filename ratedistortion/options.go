@@ -75,7 +75,8 @@ func WithReturnMessages(b bool) Option { return func(o *options) { o.ReturnMessa
 // [tokens.CL100kBase]; [tokens.O200kBase] is the other embedded one.
 func WithEncoding(e tokens.Encoding) Option { return func(o *options) { o.Encoding = e } }
 
-// WithTokenCounter replaces the tiktoken counter. For the budget to hold
+// WithTokenCounter replaces the tiktoken counter; a count below zero is
+// taken as 0. For the budget to hold
 // exactly, c must be additive over lines: count(a+b) ≤ count(a)+count(b)
 // for lines ending in "\n". Default: the exact tiktoken counter.
 func WithTokenCounter(c engram.TokenCounter) Option { return func(o *options) { o.Counter = c } }

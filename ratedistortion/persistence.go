@@ -171,7 +171,8 @@ func Restore(ctx context.Context, r io.Reader, opts ...Option) (*Buffer, error) 
 
 // RestoreFile restores ([Restore]) the buffer saved in the file at path,
 // and removes the temporary files a crashed [Buffer.SaveFile] of path
-// left behind.
+// left behind. A file that holds more than one saved buffer is damaged:
+// the error wraps [ErrCorrupt].
 func RestoreFile(ctx context.Context, path string, opts ...Option) (*Buffer, error) {
 	atomicfile.Clean(path)
 	f, err := os.Open(path)
@@ -179,7 +180,14 @@ func RestoreFile(ctx context.Context, path string, opts ...Option) (*Buffer, err
 		return nil, fmt.Errorf("ratedistortion: restore: %w", err)
 	}
 	defer f.Close()
-	return Restore(ctx, f, opts...)
+	b, err := Restore(ctx, f, opts...)
+	if err != nil {
+		return nil, err
+	}
+	if n, _ := f.Read(make([]byte, 1)); n > 0 {
+		return nil, fmt.Errorf("ratedistortion: restore: %w", corrupt("bytes after the saved buffer"))
+	}
+	return b, nil
 }
 
 // snapshot copies the buffer's state under its lock.

@@ -646,3 +646,32 @@ func TestHugeRatingsStillRestore(t *testing.T) {
 	}
 	restored(t, saved(t, b), WithTokenBudget(14), WithSummaryShare(0))
 }
+
+// A file with bytes after the saved buffer is damaged, not restored as if
+// whole: RestoreFile says so with ErrCorrupt. Restore from a stream reads
+// only what the buffer takes, and leaves the rest to its caller.
+func TestRestoreFileRefusesTrailingBytes(t *testing.T) {
+	b := newBuffer(t)
+	save(t, b, "The wifi password is kiwi-7731.", "Noted.")
+	path := filepath.Join(t.TempDir(), "memory.rd")
+	if err := b.SaveFile(path); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, append(data, "garbage"...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RestoreFile(context.Background(), path); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("a file with trailing bytes: %v, want ErrCorrupt", err)
+	}
+	r := bytes.NewReader(append(data, "next"...))
+	if _, err := Restore(context.Background(), r); err != nil {
+		t.Fatalf("a stream with more after the buffer: %v", err)
+	}
+	if rest, _ := io.ReadAll(r); string(rest) != "next" {
+		t.Errorf("Restore left %q of the stream, want %q", rest, "next")
+	}
+}

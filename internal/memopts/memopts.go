@@ -170,6 +170,11 @@ func (s *Shared) Resolve(embedder ...embed.Option) error {
 			return fmt.Errorf("%s: %w: %w", s.pkg, engram.ErrInvalidOption, err)
 		}
 		s.Counter = c.Count
+	} else {
+		// A count below zero would let the lines a load keeps cost more
+		// than its budget says: a counter that gives one counts nothing.
+		count := s.Counter
+		s.Counter = func(t string) int { return max(0, count(t)) }
 	}
 	if s.Embedder == nil {
 		e, err := embed.New(embedder...)

@@ -190,3 +190,20 @@ func TestLayoutOf(t *testing.T) {
 		t.Errorf("Resolve set layout %+v, %v", s.Layout, err)
 	}
 }
+
+// A counter of the caller's that gives a count below zero counts nothing:
+// a negative line would let a load keep more than its budget; counts at
+// or above zero pass as given.
+func TestNegativeCountIsZero(t *testing.T) {
+	s := valid()
+	s.Counter = func(text string) int { return len(text) - 5 }
+	if err := s.Resolve(); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.Counter("ok"); n != 0 {
+		t.Errorf("a count of -3: %d, want 0", n)
+	}
+	if n := s.Counter("a longer line"); n != 8 {
+		t.Errorf("a count of 8: %d", n)
+	}
+}
