@@ -26,7 +26,12 @@
 // the rest of any tool call's group — λ moving toward value as rewards
 // accumulate. Relevance is engram's one measure (internal/relevance: BM25,
 // GloVe cosine, the neighbouring turns, the speaker), kept over the
-// resident units in an in-memory index rebuilt on open. The load packs
+// resident units in an in-memory index rebuilt on open, beside their
+// vectors, packed: the part relevance compares (the default embedder's
+// GloVe part) in float32, which the in-process chromem-go collection
+// shares, the rest as int8 codes, which admission and merging read (a
+// vector handed out is rebuilt from them, at a cosine above 0.999 with the
+// original). A tool call is kept where its result goes. The load packs
 // turns, each on its own, into the exact token budget with
 // internal/knapsack, the selector every engram memory uses. It renders one
 // "Human: …" / "AI: …" line per unit, as langchaingo does, except that a
