@@ -151,11 +151,13 @@ func (m *Memory) duplicate(s string, r engram.Role, lx lexis, best *unit, sim fl
 	}
 	// The probe ran before the step before this one was placed, which may
 	// have evicted a unit it found: only a unit still held can take a
-	// repeat, and a tool call only another call (folded into the question
-	// that asked for it, it would leave its result without it).
-	held := func(u *unit) bool {
-		return m.byID[u.ID] == u && (r != engram.RoleToolCall || u.Role == engram.RoleToolCall)
+	// repeat. A tool call is never one: folded into the question that
+	// asked for it, or into the same call made before, it would leave the
+	// result that answers it without it.
+	if r == engram.RoleToolCall {
+		return nil
 	}
+	held := func(u *unit) bool { return m.byID[u.ID] == u }
 	if held(best) && sameWords(s, best.Text, lx, m.lexisOf(best)) {
 		return best
 	}

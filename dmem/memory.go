@@ -133,11 +133,7 @@ func New(ctx context.Context, opts ...Option) (*Memory, error) {
 		return m, nil
 	}
 	m.w, m.own = newWriter(s, o.ns), own
-	err := m.restore(ctx)
-	if err == nil {
-		err = m.checkEmbedder(ctx)
-	}
-	if err != nil {
+	if err := m.restore(ctx); err != nil {
 		if own {
 			s.Close()
 		}

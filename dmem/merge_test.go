@@ -180,3 +180,57 @@ func TestObservedToolCallKeptWithItsResult(t *testing.T) {
 		t.Errorf("the call is %q in group %d, its result in group %d", call.Text, call.Group, result.Group)
 	}
 }
+
+// heldResultsHaveCalls fails t for every tool result m holds without the
+// call it answers.
+func heldResultsHaveCalls(t *testing.T, m *Memory) {
+	t.Helper()
+	calls := map[int64]bool{}
+	for _, u := range m.Units() {
+		if u.Role == engram.RoleToolCall {
+			calls[u.Group] = true
+		}
+	}
+	for _, u := range m.Units() {
+		if u.Role == engram.RoleToolResult && !calls[u.Group] {
+			t.Errorf("result %s %q (group %d) is held without its call", u.ID, u.Text, u.Group)
+		}
+	}
+}
+
+// A call is kept at least as long as its result: one the gate sends to
+// the short-term buffer is promoted to core with a result that goes there,
+// rather than overwritten while its result stays; and a call made again
+// ("weather(Lyon)" twice) is not merged into the first, which would leave
+// the second result without it.
+func TestToolCallLastsAsLongAsItsResult(t *testing.T) {
+	ctx := context.Background()
+	observe := func(m *Memory, k engram.StepKind, s string) {
+		t.Helper()
+		if err := m.Observe(ctx, engram.Step{Kind: k, Text: s}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := newMemory(t, WithShortTerm(3))
+	for i := range 40 {
+		save(t, m, fmt.Sprintf("what does sensor %d read in room %d?", i, i%17), "let me look")
+		observe(m, engram.StepToolCall, fmt.Sprintf("read_sensor(%d)", i))
+		observe(m, engram.StepToolResult, fmt.Sprintf("sensor %d reads %d.%d degrees", i, i*7%40, i%10))
+	}
+	heldResultsHaveCalls(t, m)
+
+	m = newMemory(t, WithTokenBudget(20))
+	observe(m, engram.StepToolCall, "weather(Lyon)")
+	observe(m, engram.StepToolResult, "14 degrees and sunny")
+	save(t, m, "and tomorrow?", "checking again")
+	observe(m, engram.StepToolCall, "weather(Lyon)")
+	observe(m, engram.StepToolResult, "3 degrees and snow")
+	heldResultsHaveCalls(t, m)
+	out, err := m.LoadMemoryVariables(ctx, map[string]any{"input": "snow"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := out["history"].(string); strings.Contains(h, "snow") && !strings.Contains(h, "weather(Lyon)") {
+		t.Errorf("the second result is shown without its call:\n%s", h)
+	}
+}

@@ -203,4 +203,29 @@ func TestReopenWithAnotherEmbedderIsRefused(t *testing.T) {
 	if us := m.Units(); len(us) == 0 {
 		t.Error("the store lost its units")
 	}
+
+	// A refused open writes nothing, though its caps would have evicted.
+	dir = t.TempDir()
+	m, err = New(bg, WithPath(dir), WithShortTerm(3), WithMaxUnits(5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 30 {
+		save(t, m, fmt.Sprintf("The locker code of desk %d is %d.", i, 7000+i*3), "Noted.")
+	}
+	want := len(m.Units())
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(bg, WithPath(dir), WithEmbedder(other), WithShortTerm(1), WithMaxUnits(1)); !errors.Is(err, engram.ErrInvalidOption) {
+		t.Fatalf("an open with another embedder and smaller caps: %v", err)
+	}
+	m, err = New(bg, WithPath(dir), WithShortTerm(3), WithMaxUnits(5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if got := len(m.Units()); got != want {
+		t.Errorf("after a refused open the store holds %d units, had %d", got, want)
+	}
 }

@@ -118,6 +118,11 @@ func (m *Memory) restore(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("dmem: load histories: %w", err)
 	}
+	// Before anything is written: a store another embedder wrote is
+	// refused as it is, not trimmed to this memory's caps first.
+	if err := m.checkEmbedder(ctx); err != nil {
+		return err
+	}
 	b := m.batch()
 	if recount {
 		// The fingerprint committed below says the stored counts are

@@ -312,8 +312,8 @@ func (m *Memory) step(d *draft, b *batch) string {
 }
 
 // pendingCall is the tool call that u, a tool result, answers, with its
-// vector, when that call is the step just before it and was routed
-// nowhere; nil otherwise. m.mu must be held.
+// vector (nil while it is resident), when that call is the step just
+// before it; nil otherwise. m.mu must be held.
 type pendingCall struct {
 	u   *unit
 	vec []float32
@@ -321,21 +321,29 @@ type pendingCall struct {
 
 func (m *Memory) callOf(u *unit) *pendingCall {
 	p := m.pending
-	if u.Role != engram.RoleToolResult || p == nil || p.u.Role != engram.RoleToolCall ||
-		p.u.Group != u.Group || p.u.Route != RouteNowhere || p.u.Embedding == nil {
+	if u.Role != engram.RoleToolResult || p == nil || p.u.Role != engram.RoleToolCall || p.u.Group != u.Group ||
+		p.u.Route == RouteNowhere && p.u.Embedding == nil {
 		return nil
 	}
 	return &pendingCall{u: p.u, vec: p.u.Embedding}
 }
 
-// keepCall places the tool call c where its result went (route r,
-// priority p): a result is shown with the call it answers or not at all,
-// and a call's words alone ("weather(Lyon)" after "weather in Lyon?")
-// seldom look new enough to be kept. m.mu must be held.
+// keepCall places the tool call c at least where its result went (route
+// r, priority p): a result is shown with the call it answers or not at
+// all, and a call's words alone ("weather(Lyon)" after "weather in
+// Lyon?") seldom look new enough to be kept, or kept as long. m.mu must
+// be held.
 func (m *Memory) keepCall(c *pendingCall, r Route, p float64, b *batch) {
 	u := c.u
-	u.Embedding = c.vec
-	m.unbury(u, b)
+	switch {
+	case u.Route >= r || u.Route == RouteMerged:
+		return
+	case u.Route == RouteShort:
+		m.unplace(u)
+	default:
+		u.Embedding = c.vec
+		m.unbury(u, b)
+	}
 	m.place(u, r, p, EventPromoted, lexisOf(u.Text), b)
 }
 

@@ -76,7 +76,12 @@ func (b *Buffer) enforceCap() {
 				b.demoted = append(b.demoted, d)
 			}
 			for _, id := range e.toolIDs {
-				delete(b.toolGroup, id)
+				// Only if it still names this unit's call: an id given again
+				// (a model's reused one, or the next call Observe filed)
+				// names a newer group, whose results must still find it.
+				if g, ok := b.toolGroup[id]; ok && g == e.unit.Group {
+					delete(b.toolGroup, id)
+				}
 			}
 			b.dropped++
 			dropped++

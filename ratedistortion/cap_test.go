@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/engram-go/engram"
 )
 
 // countingHandler counts the records it is given, by level.
@@ -83,5 +85,40 @@ func TestPoolCapLogsAtDebug(t *testing.T) {
 				t.Errorf("%d Debug records for %d dropped units in %d events", got, b.dropped, events)
 			}
 		})
+	}
+}
+
+// The pool cap letting an older observed tool call go does not part the
+// newest observed call from its result: both are filed under the one id
+// Observe gives calls, and what the cap forgets is the older call's
+// filing only.
+func TestCapKeepsTheNewestObservedCallWithItsResult(t *testing.T) {
+	ctx := context.Background()
+	b := newBuffer(t, WithMaxUnits(4), WithLongTerm(&fakeTier{}), WithTokenBudget(14), quiet)
+	for _, s := range []engram.Step{{Kind: engram.StepToolCall, Text: "weather(Lyon)"}, {Kind: engram.StepToolResult, Text: "14C in Lyon"}} {
+		if err := b.Observe(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	save(t, b, "thanks, what about stocks", "sure")
+	for _, s := range []engram.Step{{Kind: engram.StepToolCall, Text: "stock(ACME)"}, {Kind: engram.StepToolResult, Text: "ACME at 42 dollars"}} {
+		if err := b.Observe(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var call, result engram.Unit
+	for _, u := range b.Units() {
+		switch u.Text {
+		case "stock(ACME)":
+			call = u
+		case "ACME at 42 dollars":
+			result = u
+		}
+	}
+	if call.ID == "" || result.ID == "" || call.Group != result.Group {
+		t.Fatalf("the call %s is in group %d, its result %s in group %d", call.ID, call.Group, result.ID, result.Group)
+	}
+	if h := load(t, b, "ACME"); strings.Contains(h, "42 dollars") && !strings.Contains(h, "stock(ACME)") {
+		t.Errorf("the load shows the result without its call:\n%s", h)
 	}
 }
