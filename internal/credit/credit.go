@@ -36,11 +36,12 @@ const (
 // makes room.
 const MaxAnswers = 1024
 
-// answer is a rated load: its question's vector and marks (marksOf),
-// the units it showed and the rating.
+// answer is a rated load: its question's vector, marks and words
+// (describe), the units it showed and the rating.
 type answer struct {
 	q      []float32
 	marks  string
+	words  string
 	keys   []string
 	rating float64
 }
@@ -64,6 +65,7 @@ type Ledger struct {
 
 	lastQ     []float32
 	lastMarks string
+	lastWords string
 	lastKeys  []string
 	saves     int // human messages saved since the latest load
 	loaded    bool
@@ -133,24 +135,51 @@ const Answerers = 3
 // rating, it would match every later question and make the relevance of
 // what it showed NaN for good.
 func (l *Ledger) Loaded(q []float32, question string, keys []string) {
-	l.lastQ, l.lastMarks, l.lastKeys, l.saves, l.loaded = normalised(q), marksOf(question), keys, 0, true
+	l.lastMarks, l.lastWords = describe(question)
+	l.lastQ, l.lastKeys, l.saves, l.loaded = normalised(q), keys, 0, true
 }
 
-// marksOf returns what tells questions apart that their vectors may not:
-// the words that bear a digit and the names a question mentions, stemmed,
-// sorted and joined. Word vectors know no numbers and few names, so "What
-// is the code of desk 417?" and "… desk 650?" are one vector; an answer
-// rated for one must not be shown again for the other.
-func marksOf(question string) string {
+// describe returns what tells questions apart that their vectors may not:
+// its marks, the words that bear a digit and the names it mentions, and
+// all its words, each stemmed, sorted and space-joined. Word vectors know
+// no numbers and few names, so "What is the code of desk 417?" and "…
+// desk 650?" are one vector; an answer rated for one must not be shown
+// again for the other.
+func describe(question string) (marks, words string) {
+	terms := text.Terms(question)
+	names := relevance.Names(question)
 	var ms []string
-	for _, t := range text.Terms(question) {
+	for _, t := range terms {
 		if strings.IndexFunc(t, unicode.IsDigit) >= 0 {
 			ms = append(ms, t)
 		}
 	}
-	ms = append(ms, relevance.Names(question)...)
-	slices.Sort(ms)
-	return strings.Join(slices.Compact(ms), " ")
+	ms = append(ms, names...)
+	ws := append(slices.Clone(terms), names...)
+	return joined(ms), joined(ws)
+}
+
+// joined returns ts sorted, without repeats, space-joined.
+func joined(ts []string) string {
+	slices.Sort(ts)
+	return strings.Join(slices.Compact(ts), " ")
+}
+
+// sameQuestion reports whether two questions, by their marks and words
+// (describe), ask the same: each one's marks are among the other's words.
+// A name is a mark only where it is capitalised, so "where does alice
+// live?" asks what "Where does Alice live?" does, and "… Bob …" does not.
+func sameQuestion(marksA, wordsA, marksB, wordsB string) bool {
+	among := func(marks, words string) bool {
+		ws := strings.Fields(words)
+		for _, m := range strings.Fields(marks) {
+			if _, ok := slices.BinarySearch(ws, m); !ok {
+				return false
+			}
+		}
+		return true
+	}
+	return among(marksA, wordsB) && among(marksB, wordsA)
 }
 
 // squaredLength returns |q|², NaN or infinite for a q that is not finite.
@@ -220,7 +249,7 @@ func (l *Ledger) Rate(r float64) (adv float64, ok bool) {
 		}
 	}
 	if l.lastQ != nil {
-		a := answer{q: l.lastQ, marks: l.lastMarks, keys: l.lastKeys, rating: r}
+		a := answer{q: l.lastQ, marks: l.lastMarks, words: l.lastWords, keys: l.lastKeys, rating: r}
 		if len(l.answers) < MaxAnswers {
 			l.answers = append(l.answers, a)
 		} else {
@@ -234,7 +263,8 @@ func (l *Ledger) Rate(r float64) (adv float64, ok bool) {
 // Answers returns what the filed answers say of units for question q,
 // whose vector is qv: a log-relevance term by unit key, nil when no filed
 // answer is near q. An answer is near when its question's vector is
-// nearly qv and it has q's marks (marksOf): the same numbers and names.
+// nearly qv and it asks what q does (sameQuestion): the same numbers and
+// names.
 func (l *Ledger) Answers(qv []float32, question string) map[string]float64 {
 	if len(l.answers) == 0 || qv == nil {
 		return nil
@@ -243,12 +273,13 @@ func (l *Ledger) Answers(qv []float32, question string) map[string]float64 {
 	if q == nil {
 		return nil
 	}
-	marks := marksOf(question)
+	var marks, words string
+	described := false
 	var out map[string]float64
 	for i := range l.answers {
 		a := &l.answers[i]
-		if len(q) != len(a.q) || a.marks != marks {
-			continue // filed under another embedder's vectors, or another question
+		if len(q) != len(a.q) {
+			continue // filed under another embedder's vectors
 		}
 		// Both of unit length, so at most 1 but for rounding; NaN too
 		// fails the test: a question without a usable vector matches
@@ -259,6 +290,13 @@ func (l *Ledger) Answers(qv []float32, question string) map[string]float64 {
 		}
 		w := math.Pow(c, answerPower)
 		if w < answerFloor {
+			continue
+		}
+		if !described { // only for the few answers whose vectors are near
+			marks, words = describe(question)
+			described = true
+		}
+		if !sameQuestion(a.marks, a.words, marks, words) {
 			continue
 		}
 		if out == nil {

@@ -173,8 +173,23 @@ func TestAnswersNeedTheQuestionsMarks(t *testing.T) {
 			t.Errorf("%q: the answer to desk 0 moves it: %v, want %v", question, got, want)
 		}
 	}
-	if got := marksOf("When did Caroline and Melanie meet Omar in 2023?"); got != "2023 carolin melani omar" {
+	if got, _ := describe("When did Caroline and Melanie meet Omar in 2023?"); got != "2023 carolin melani omar" {
 		t.Errorf("marks %q, want the year and the three names, stemmed", got)
+	}
+	// A name is a mark where it is capitalised; the same question typed
+	// in lower case still asks it, one about another name does not.
+	l = New()
+	l.Loaded(q, "Where does Alice live?", []string{"a"})
+	l.Rate(1)
+	for question, want := range map[string]bool{
+		"where does alice live?": true,
+		"WHERE DOES ALICE LIVE?": true,
+		"Where does Bob live?":   false,
+		"where does bob live?":   false,
+	} {
+		if got := l.Multiplier("a", l.Answers(q, question)) > 1; got != want {
+			t.Errorf("%q after Alice's answer was rated: moved %v, want %v", question, got, want)
+		}
 	}
 }
 

@@ -17,7 +17,8 @@ var ErrFormat = errors.New("credit: not a saved ledger")
 const ledgerMagic = "ENGRAMCL"
 
 // ledgerVersion is the version of the saved form MarshalBinary writes.
-// Version 2 adds each answer's marks; a version 1 answer has none.
+// Version 2 adds each answer's marks and words (describe); a version 1
+// answer has none, and matches only questions without marks.
 const ledgerVersion = 2
 
 // MarshalBinary returns what the ledger learned: its gate, the units'
@@ -65,6 +66,7 @@ func (l *Ledger) MarshalBinary() ([]byte, error) {
 			b = wire.AppendPrefixed(b, []byte(k))
 		}
 		b = wire.AppendPrefixed(b, []byte(a.marks))
+		b = wire.AppendPrefixed(b, []byte(a.words))
 	}
 	return b, nil
 }
@@ -108,7 +110,7 @@ func (l *Ledger) UnmarshalBinary(data []byte) error {
 			a.keys = append(a.keys, string(r.Prefixed()))
 		}
 		if version >= 2 {
-			a.marks = string(r.Prefixed())
+			a.marks, a.words = string(r.Prefixed()), string(r.Prefixed())
 		}
 		if r.Err == nil && len(n.answers) < MaxAnswers {
 			n.answers = append(n.answers, a)
