@@ -11,7 +11,8 @@
 //
 //   - The answer: the units a rated load showed, filed under its question.
 //     Asked again in the same words (cosine of the question vectors at
-//     least about 0.998), a load that was at least partly right shows
+//     least about 0.998, and the same numbers and names, which word
+//     vectors do not see), a load that was at least partly right shows
 //     them again, all of them, since which ones answered is not known; one
 //     rated wholly wrong (−1) makes room for others. Broader matching of
 //     questions cost recall on questions not asked before: the units an
