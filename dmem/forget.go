@@ -7,7 +7,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem/internal/nearby"
 	"github.com/engram-go/engram/dmem/store"
 	"github.com/engram-go/engram/internal/text"
@@ -140,23 +139,17 @@ const (
 	dupCandidates = 4
 )
 
-// duplicate returns the stored unit that a new step of role r, with text s and
+// duplicate returns the stored unit that a new step, with text s and
 // lexis lx, repeats: the most similar by cosine among those at or above
 // the merge threshold (close, which the novelty probe found among the
 // units sharing an LSH bucket with the step) that also pass sameWords; nil
 // if none. best is the nearest unit, at cosine sim, and is tried first.
-func (m *Memory) duplicate(s string, r engram.Role, lx lexis, best *unit, sim float64, close []nearby.Near[*unit]) *unit {
+func (m *Memory) duplicate(s string, lx lexis, best *unit, sim float64, close []nearby.Near[*unit]) *unit {
 	if best == nil || sim < m.opts.Redundancy {
 		return nil
 	}
 	// The probe ran before the step before this one was placed, which may
-	// have evicted a unit it found: only a unit still held can take a
-	// repeat. A tool call is never one: folded into the question that
-	// asked for it, or into the same call made before, it would leave the
-	// result that answers it without it.
-	if r == engram.RoleToolCall {
-		return nil
-	}
+	// have evicted a unit it found: only a unit still held can take a repeat.
 	held := func(u *unit) bool { return m.byID[u.ID] == u }
 	if held(best) && sameWords(s, best.Text, lx, m.lexisOf(best)) {
 		return best

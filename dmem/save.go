@@ -268,9 +268,12 @@ func (m *Memory) step(d *draft, b *batch) string {
 	// its words: it never merges (into the very statement it overturns,
 	// perhaps, said again), and it is kept at least where and as long as
 	// the statement it supersedes.
+	// A tool call is never a repeat: folded into the question that asked
+	// for it, or into the same call made before, it would leave the result
+	// that answers it without it.
 	old := m.successor(-1, d.fs)
-	if old == nil && (!d.force || d.handed) {
-		dup = m.duplicate(d.text, d.role, d.lex, nearest, sim, m.probed)
+	if old == nil && (!d.force || d.handed) && d.role != engram.RoleToolCall {
+		dup = m.duplicate(d.text, d.lex, nearest, sim, m.probed)
 		if d.force && dup != nil && (dup.Role != d.role || !sameSquashed(dup.Text, d.text)) {
 			// A unit handed down as needed keeps its own place, unless
 			// the memory holds it already, word for word: a working
