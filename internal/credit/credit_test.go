@@ -158,38 +158,35 @@ func TestBounded(t *testing.T) {
 // names: word vectors do not see them, so "desk 0" and "desk 417" are one
 // vector, and a rating of the first must not move the second's load.
 func TestAnswersNeedTheQuestionsMarks(t *testing.T) {
-	l := New()
 	q := unit(1, 0)
-	l.Loaded(q, "What is the code of desk 0?", []string{"a"})
-	l.Rate(1)
-	for question, want := range map[string]bool{
-		"What is the code of desk 0?":      true,
-		"what's the CODE of desk 0":        true,
-		"What is the code of desk 417?":    false,
-		"What is the code of Omar's desk?": false,
-		"What is the code of the desk?":    false,
+	// A name is a mark where it is capitalised: the same question typed
+	// in lower case still asks it, one about another name does not.
+	for rated, asked := range map[string]map[string]bool{
+		"What is the code of desk 0?": {
+			"What is the code of desk 0?":      true,
+			"what's the CODE of desk 0":        true,
+			"What is the code of desk 417?":    false,
+			"What is the code of Omar's desk?": false,
+			"What is the code of the desk?":    false,
+		},
+		"Where does Alice live?": {
+			"where does alice live?": true,
+			"WHERE DOES ALICE LIVE?": true,
+			"Where does Bob live?":   false,
+			"where does bob live?":   false,
+		},
 	} {
-		if got := l.Multiplier("a", l.Answers(q, question)) > 1; got != want {
-			t.Errorf("%q: the answer to desk 0 moves it: %v, want %v", question, got, want)
+		l := New()
+		l.Loaded(q, rated, []string{"a"})
+		l.Rate(1)
+		for question, want := range asked {
+			if got := l.Multiplier("a", l.Answers(q, question)) > 1; got != want {
+				t.Errorf("%q after the answer to %q was rated: moved %v, want %v", question, rated, got, want)
+			}
 		}
 	}
 	if got, _ := describe("When did Caroline and Melanie meet Omar in 2023?"); got != "2023 carolin melani omar" {
 		t.Errorf("marks %q, want the year and the three names, stemmed", got)
-	}
-	// A name is a mark where it is capitalised; the same question typed
-	// in lower case still asks it, one about another name does not.
-	l = New()
-	l.Loaded(q, "Where does Alice live?", []string{"a"})
-	l.Rate(1)
-	for question, want := range map[string]bool{
-		"where does alice live?": true,
-		"WHERE DOES ALICE LIVE?": true,
-		"Where does Bob live?":   false,
-		"where does bob live?":   false,
-	} {
-		if got := l.Multiplier("a", l.Answers(q, question)) > 1; got != want {
-			t.Errorf("%q after Alice's answer was rated: moved %v, want %v", question, got, want)
-		}
 	}
 }
 
