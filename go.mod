@@ -10,6 +10,7 @@ require (
 	github.com/viterin/vek v0.4.2
 	go.etcd.io/bbolt v1.4.3
 	golang.org/x/sync v0.25.0
+	golang.org/x/sys v0.50.0
 	pgregory.net/rapid v1.3.0
 )
 
@@ -19,5 +20,4 @@ require (
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/viterin/partial v1.1.0 // indirect
 	golang.org/x/exp v0.0.0-20240808152545-0cdaa3abc0fa // indirect
-	golang.org/x/sys v0.50.0 // indirect
 )

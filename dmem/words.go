@@ -32,7 +32,10 @@ type words struct {
 	moved func(*unit)
 }
 
-var _ relevance.BlockCorpus = (*words)(nil)
+var (
+	_ relevance.BlockCorpus = (*words)(nil)
+	_ relevance.Holed       = (*words)(nil)
+)
 
 // newWords returns an empty index whose relevance compares the first
 // prefix components of embeddings (all of them for 0); moved is told of
@@ -188,6 +191,19 @@ func (w *words) unit(i int) *unit {
 
 // Len, Vector, Dense and Near make words the corpus relevance scores.
 func (w *words) Len() int { return len(w.slots) }
+
+// Sequential reports that Near(i, k) is slot i+k wherever that slot holds
+// a unit, so that relevance's context kernel runs as one pass.
+func (w *words) Sequential() bool { return true }
+
+// Empty yields the empty slots in order: Near never reaches them.
+func (w *words) Empty(yield func(int) bool) {
+	for i, u := range w.slots {
+		if u == nil && !yield(i) {
+			return
+		}
+	}
+}
 
 func (w *words) Vector(i int) relevance.Vector {
 	if v := w.Dense(i); v != nil {

@@ -33,15 +33,21 @@ const contextReach = 2
 // neighbours' share, written into out (of rel's length, overwritten); rel
 // itself if it is all zero.
 func inContext(out, rel []float64, c Corpus) []float64 {
-	m := 0.0
-	for _, x := range rel {
-		m = max(m, x)
-	}
+	m := largest(rel)
 	if m == 0 {
 		return rel
 	}
 	if s, ok := c.(Sequential); ok && s.Sequential() && contextReach == 2 {
 		inSequence(out, rel, m)
+		if h, ok := c.(Holed); ok {
+			// No neighbour reaches an empty place: its sum is its own.
+			for i := range h.Empty {
+				out[i] = 0
+				if rel[i] != 0 {
+					out[i] = rel[i] / m
+				}
+			}
+		}
 		return out
 	}
 	clear(out)
@@ -74,6 +80,14 @@ func inContext(out, rel []float64, c Corpus) []float64 {
 type Sequential interface {
 	Corpus
 	Sequential() bool
+}
+
+// Holed is a Sequential corpus with empty places, in which Near(i, k) is
+// −1 where i+k is empty: documents that left a corpus that keeps its
+// numbering until it compacts. Empty yields them in order.
+type Holed interface {
+	Sequential
+	Empty(yield func(int) bool)
 }
 
 // inSequence is inContext over a Sequential corpus, rel's maximum m: each

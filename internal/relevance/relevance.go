@@ -200,19 +200,19 @@ func score(q Query, ix *Index, c Corpus, compare func(lex []float64, dot func(do
 func allCosines(q Query, c Corpus, cos []float64) {
 	dim := len(q.Vec)
 	if rows := matrixRows(c, dim, len(cos)); rows != nil {
-		for i := range cos {
-			cos[i] = max(1e-12, Dot(rows[i*dim:(i+1)*dim:(i+1)*dim], q.Vec))
-		}
+		dotRows(q.Vec, rows, dim, cos)
+		floor(cos)
 		return
 	}
 	if b, ok := blocksOf(c, dim, len(cos)); ok {
 		for k, rows := range b.Rows {
 			lo := k << blockShift
-			for i := lo; i < min(len(cos), lo+blockRows); i++ {
-				o := (i - lo) * b.Stride
-				cos[i] = max(1e-12, Dot(rows[o:o+dim:o+dim], q.Vec))
+			if lo >= len(cos) {
+				break
 			}
+			dotRows(q.Vec, rows, b.Stride, cos[lo:min(len(cos), lo+blockRows)])
 		}
+		floor(cos)
 		return
 	}
 	dot := cosines(q, c, cos)
@@ -318,13 +318,7 @@ func ScoreWithGuests(q Query, ix *Index, c Corpus, gix *Index, g Corpus) []float
 }
 
 // best returns the largest of xs, at least 0.
-func best(xs []float64) float64 {
-	m := 0.0
-	for _, x := range xs {
-		m = max(m, x)
-	}
-	return m
-}
+func best(xs []float64) float64 { return largest(xs) }
 
 // joint is two corpora as one, the second's documents numbered after the
 // first's; neighbours stay within their own corpus.
@@ -570,10 +564,10 @@ func topK(xs []float64, k int) []int {
 func Mix(rel, lex, cos []float64) {
 	var ml, mc float64
 	if len(lex) > 0 {
-		ml = slices.Max(lex)
+		ml = largest(lex)
 	}
 	if len(cos) > 0 {
-		mc = slices.Max(cos)
+		mc = largest(cos)
 	}
 	for i := range rel {
 		x := 0.0
