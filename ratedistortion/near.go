@@ -50,7 +50,15 @@ func (b *Buffer) nearest(q []float32, k int) ([]int, bool) {
 	if len(q) != dim {
 		return nil, true
 	}
-	ids := b.near.Search(q, k, b.vectorOf, nil)
+	// The re-ranking reads each vector as its row of the matrix, which
+	// the unit's vector is: not through the unit, one read from memory
+	// fewer a candidate.
+	ids := b.near.Search(q, k, func(id int32) []float32 {
+		if d, ok := b.positionOf(int64(id)); ok {
+			return rows[d*dim : (d+1)*dim : (d+1)*dim]
+		}
+		return nil
+	}, nil)
 	out := make([]int, 0, len(ids))
 	for _, id := range ids {
 		if d, ok := b.positionOf(int64(id)); ok {
@@ -58,15 +66,6 @@ func (b *Buffer) nearest(q []float32, k int) ([]int, bool) {
 		}
 	}
 	return out, true
-}
-
-// vectorOf returns the vector of the unit whose Seq is id, for the index's
-// exact re-ranking; nil if it has left.
-func (b *Buffer) vectorOf(id int32) []float32 {
-	if d, ok := b.positionOf(int64(id)); ok {
-		return b.pool[d].vec.DenseOrNil()
-	}
-	return nil
 }
 
 // positionOf returns the place in the pool of the unit whose Seq is seq.

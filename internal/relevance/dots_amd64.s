@@ -69,3 +69,52 @@ store:
 done:
 	VZEROUPPER
 	RET
+
+// func codeDotSSE(c *int8, v *float32, n int) float64
+// Lane k sums c[i]·v[i] for i ≡ k (mod 4), each product rounded to float32
+// and then added, as four scalar sums would; the last n%4 go to lane 0;
+// the lanes are added 0+1, +2, +3, and the sum widened.
+TEXT ·codeDotSSE(SB), NOSPLIT, $0-32
+	MOVQ c+0(FP), SI
+	MOVQ v+8(FP), DI
+	MOVQ n+16(FP), DX
+	MOVQ DX, R11
+	ANDQ $-4, R11
+	XORPS X0, X0
+	XORQ AX, AX
+
+lanes:
+	CMPQ     AX, R11
+	JGE      rest
+	PMOVSXBD (SI)(AX*1), X1
+	CVTPL2PS X1, X1
+	MOVUPS   (DI)(AX*4), X2
+	MULPS    X2, X1
+	ADDPS    X1, X0
+	ADDQ     $4, AX
+	JMP      lanes
+
+rest:
+	CMPQ     AX, DX
+	JGE      sum
+	MOVBQSX  (SI)(AX*1), BX
+	CVTSQ2SS BX, X1
+	MULSS    (DI)(AX*4), X1
+	ADDSS    X1, X0
+	INCQ     AX
+	JMP      rest
+
+sum:
+	MOVAPS   X0, X2
+	MOVAPS   X0, X1
+	SHUFPS   $0x55, X1, X1
+	ADDSS    X1, X2
+	MOVAPS   X0, X1
+	SHUFPS   $0xAA, X1, X1
+	ADDSS    X1, X2
+	MOVAPS   X0, X1
+	SHUFPS   $0xFF, X1, X1
+	ADDSS    X1, X2
+	CVTSS2SD X2, X2
+	MOVSD    X2, ret+24(FP)
+	RET

@@ -68,3 +68,38 @@ func BenchmarkScan(b *testing.B) {
 		}
 	})
 }
+
+// The four-lane product of an int8 code with a vector gives the bits the
+// Go loop gives, at every length.
+func TestCodeDotGivesTheLoopsBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for n := 1; n <= 260; n++ {
+		c := make([]int8, n)
+		v := make([]float32, n)
+		for i := range c {
+			c[i] = int8(rng.IntN(255) - 127)
+			v[i] = float32(rng.NormFloat64() * math.Pow(10, float64(rng.IntN(5)-2)))
+		}
+		if got, want := codeDot(c, v), codeDotGo(c, v); math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("n %d: %v, the loop gives %v", n, got, want)
+		}
+	}
+}
+
+func BenchmarkCodeDot(b *testing.B) {
+	c := make([]int8, 128)
+	v := make([]float32, 128)
+	for i := range c {
+		c[i], v[i] = int8(i-64), float32(i)/128
+	}
+	b.Run("loop", func(b *testing.B) {
+		for b.Loop() {
+			codeDotGo(c, v)
+		}
+	})
+	b.Run("lanes", func(b *testing.B) {
+		for b.Loop() {
+			codeDot(c, v)
+		}
+	})
+}

@@ -217,9 +217,20 @@ func (r *Rows) Dot(doc int, v []float32) float64 {
 	return float64(sc[0])*Dot(r.row(doc), v[:r.Compared]) + float64(sc[1])*codeDot(r.code(doc), v[r.Compared:])
 }
 
-// codeDot returns Σ c[i]·v[i].
+// codeDot returns Σ c[i]·v[i]: four float32 sums, of the components at
+// each place modulo 4, added in order. Where the processor has SSE4.1 four
+// lanes form them at once, with the same roundings: the same bits at a
+// quarter of the time, which is most of a near-duplicate probe's.
 func codeDot(c []int8, v []float32) float64 {
 	v = v[:len(c)]
+	if codeDotInLanes && len(c) > 0 {
+		return codeDotSSE(&c[0], &v[0], len(c))
+	}
+	return codeDotGo(c, v)
+}
+
+// codeDotGo is codeDot in Go.
+func codeDotGo(c []int8, v []float32) float64 {
 	var s0, s1, s2, s3 float32
 	i := 0
 	for ; i+4 <= len(c); i += 4 {
