@@ -195,13 +195,20 @@ func (b *Buffer) selectUnits(query string, qvec []float32, off relevance.Compone
 		s = &selection{}
 	}
 	b.spare = nil
-	order := b.chronological(s.order)
-	n := len(order)
+	rel := b.relevance(query, qvec, off)
+	defer func() { b.gathered.Release(); b.gathered = relevance.Gathered{} }()
+	n := len(rel)
+	gathers := n > gatherAbove && n > gatherRatio*b.gatherTop() && query != ""
+	order := s.order[:0]
+	if !gathers || b.gathered.Rel == nil {
+		// A load that gathered its relevance orders what it gathers
+		// itself: a pass over every unit here would be most of what
+		// grows with the pool.
+		order = b.chronological(order)
+	}
 	*s = selection{b: b, query: query, budget: b.opts.Budget,
 		units: grow(s.units, n), kept: grow(s.kept, n), own: grow(s.own, n),
 		items: s.items[:0], members: s.members[:0], order: order}
-	rel := b.relevance(query, qvec, off)
-	defer func() { b.gathered.Release(); b.gathered = relevance.Gathered{} }()
 	if b.credit.Touched() {
 		// What ratings taught moves relevance, before anything else reads
 		// it: the pool's units by id, the guests (few) one by one.
@@ -218,7 +225,7 @@ func (b *Buffer) selectUnits(query string, qvec []float32, off relevance.Compone
 		}
 	}
 	s.stale = b.supersede(rel, qvec)
-	if n > gatherAbove && n > gatherRatio*b.gatherTop() && query != "" {
+	if gathers {
 		order = b.gather(order, rel, s.stale)
 		n = len(order)
 		s.order, s.units, s.kept, s.own = order, grow(s.units, n), grow(s.kept, n), grow(s.own, n)

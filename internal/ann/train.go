@@ -27,7 +27,7 @@ const (
 // train rebuilds the lists around √n centroids.
 func (ix *Index) train() {
 	n, d := ix.Len(), ix.dim
-	nlist := max(1, int(math.Round(math.Sqrt(float64(n)))))
+	nlist := max(1, int(math.Round(float64(ix.perRoot)*math.Sqrt(float64(n)))))
 	rng := rand.New(rand.NewPCG(seed, uint64(n)))
 	cents := kmeans(ix.sample(nlist*samplePerList), d, nlist, rng)
 

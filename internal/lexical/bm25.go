@@ -244,10 +244,9 @@ func (ix *Index) ScoreJoint(q map[string]float64, other *Index, out, outOther []
 
 // ScoreDocs writes into out[i] the BM25 score of document docs[i] for the
 // weighted query q, as Score would give it; docs must be in increasing
-// order. A term's postings are searched for the documents when they are
-// longer than the documents are many, so the cost follows len(docs), not
-// the collection: what a load over a few candidates of a million units
-// needs.
+// order. The shorter of a term's postings and the documents is walked and
+// the longer galloped through, so the cost follows len(docs), not the
+// collection: what a load over a few candidates of a million units needs.
 func (ix *Index) ScoreDocs(q map[string]float64, docs []int, out []float64) {
 	clear(out[:len(docs)])
 	if ix.docs == 0 || len(docs) == 0 {
@@ -263,23 +262,64 @@ func (ix *Index) ScoreDocs(q map[string]float64, docs []int, out []float64) {
 			continue
 		}
 		idf := w * ix.IDF(t)
-		if ix.unordered || len(ps) <= 4*len(docs) {
+		switch {
+		case ix.unordered:
 			for _, p := range ps {
 				if i, ok := slices.BinarySearch(docs, int(p.doc())); ok {
 					add(i, p, idf)
 				}
 			}
-			continue
-		}
-		lo := 0
-		for i, d := range docs {
-			j, ok := slices.BinarySearchFunc(ps[lo:], int32(d), func(p posting, d int32) int { return cmp.Compare(p.doc(), d) })
-			lo += j
-			if ok {
-				add(i, ps[lo], idf)
+		case len(ps) <= len(docs):
+			// Both lists are in document order: walk the shorter, and
+			// gallop through the longer from where the last match left it.
+			i := 0
+			for _, p := range ps {
+				d := int(p.doc())
+				if i = gallop(len(docs), i, func(j int) bool { return docs[j] < d }); i == len(docs) {
+					break
+				}
+				if docs[i] == d {
+					add(i, p, idf)
+				}
+			}
+		default:
+			j := 0
+			for i, d := range docs {
+				if j = gallop(len(ps), j, func(j int) bool { return int(ps[j].doc()) < d }); j == len(ps) {
+					break
+				}
+				if int(ps[j].doc()) == d {
+					add(i, ps[j], idf)
+				}
 			}
 		}
 	}
+}
+
+// gallop returns the first index in [from, n) at which before is false,
+// or n, for a before that is true up to some index and false after it. It
+// steps 1, 2, 4, … ahead and then bisects the last step, so that walking
+// a short sorted list through a long one costs the short one's length
+// times the log of the gaps, not the long one's length.
+func gallop(n, from int, before func(int) bool) int {
+	if from >= n || !before(from) {
+		return from
+	}
+	lo, step := from, 1 // before(lo) holds
+	for lo+step < n && before(lo+step) {
+		lo += step
+		step *= 2
+	}
+	hi := min(lo+step, n) // before(hi) fails, or hi == n
+	for hi-lo > 1 {
+		mid := int(uint(lo+hi) >> 1)
+		if before(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return hi
 }
 
 // Best returns up to k documents with the highest BM25 score for the

@@ -116,7 +116,7 @@ func TestScoreDocsMatchesScore(t *testing.T) {
 	check := func(name string) {
 		full := make([]float64, len(d.docs))
 		ix.words.Score(q.Terms, full)
-		for _, size := range []int{1, 5, 40, 700} {
+		for _, size := range []int{1, 5, 40, 700, 1500} {
 			docs := r.Perm(len(d.docs))[:size]
 			slices.Sort(docs)
 			got := make([]float64, size)

@@ -6,8 +6,10 @@ import (
 	"io"
 	"io/fs"
 	"log"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/engram-go/engram/cmd/memeval/dataset"
@@ -132,8 +134,9 @@ func TestCalibration(t *testing.T) {
 // these goals: at least 0.05 above stemmed BM25 + GloVe cosine at
 // 512, 1,024 and 2,048 tokens and above it at 4,096, never below stemmed
 // BM25, at least 0.80 at 1,024 and 0.88 at 2,048, no answer over budget,
-// and each backend's label-free gate (WithGate, loaded before each save as
-// an agent loop does) at least level with its hand-set weights. It replays 2,760 turns per memory and budget (about a minute),
+// each backend's label-free gate (WithGate, loaded before each save as
+// an agent loop does) at least level with its hand-set weights, and each
+// backend within 0.005 of the figures the README publishes. It replays 2,760 turns per memory and budget (about a minute),
 // so it runs only with ENGRAM_EVAL=1, as .ci/run sets it.
 func TestRealDialogue(t *testing.T) {
 	if os.Getenv("ENGRAM_EVAL") == "" {
@@ -160,6 +163,12 @@ func TestRealDialogue(t *testing.T) {
 		t.Fatal(err)
 	}
 	floor := map[int]float64{1024: 0.80, 2048: 0.88}
+	// The figures the README publishes, which a change to speed or memory
+	// must not move by more than 0.005 either way.
+	published := map[string][]float64{
+		"rd":   {0.776, 0.843, 0.893, 0.936},
+		"dmem": {0.785, 0.848, 0.897, 0.944},
+	}
 	for _, budget := range budgets {
 		bm25, _ := Find(rs, "bm25", budget)
 		glove, _ := Find(rs, "bm25glove", budget)
@@ -174,6 +183,9 @@ func TestRealDialogue(t *testing.T) {
 			}
 			t.Logf("%s at %d tokens: recall %.3f (bm25 %.3f, bm25+glove %.3f); load p50 %.0f µs, %.1f× bm25's",
 				name, budget, r.Recall, bm25.Recall, glove.Recall, r.LoadP50, r.LoadP50/bm25.LoadP50)
+			if want := published[name][slices.Index(budgets, budget)]; math.Abs(r.Recall-want) > 0.005 {
+				t.Errorf("%s at %d tokens: recall %.3f, more than 0.005 from the published %.3f", name, budget, r.Recall, want)
+			}
 			if r.Recall < glove.Recall+margin || r.Recall < bm25.Recall || r.Recall < floor[budget] || r.OverBudget > 0 {
 				t.Errorf("%s at %d tokens: recall %.3f, %.1f%% over budget; want ≥ %.3f (bm25+glove + %.2f), ≥ %.3f (bm25), ≥ %.2f, none over",
 					name, budget, r.Recall, 100*r.OverBudget, glove.Recall+margin, margin, bm25.Recall, floor[budget])

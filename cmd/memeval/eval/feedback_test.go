@@ -24,7 +24,7 @@ import (
 //     0.005 below unrated;
 //   - unrated, in-stream recall no lower than before ratings were credited
 //     (0.792 / 0.858 / 0.915 / 0.959 for ratedistortion, 0.791 / 0.851 /
-//     0.904 / 0.947 for dmem, within 0.002).
+//     0.904 / 0.947 for dmem, at most 0.002 below and 0.005 above).
 //
 // It runs only with ENGRAM_EVAL=1 (about a minute, without -race).
 func TestFeedback(t *testing.T) {
@@ -54,8 +54,8 @@ func TestFeedback(t *testing.T) {
 	for _, m := range []string{"rd", "dmem"} {
 		for bi, b := range budgets {
 			none := find(m, RateNone, b)
-			if none.InStream < before[m][bi]-0.002 {
-				t.Errorf("%s at %d, unrated: in-stream %.3f, below %.3f", m, b, none.InStream, before[m][bi])
+			if d := none.InStream - before[m][bi]; d < -0.002 || d > 0.005 {
+				t.Errorf("%s at %d, unrated: in-stream %.3f, not within [−0.002, +0.005] of %.3f", m, b, none.InStream, before[m][bi])
 			}
 			rw := find(m, RateReward, b)
 			gain := map[int][3]float64{512: {0.01, 0.02, 0.06}, 1024: {0.01, 0.02, 0.06}}[b] // in-stream, repeats, final
