@@ -88,13 +88,16 @@ type scratch struct {
 }
 
 // probe returns the ix.probes lists whose centroids have the largest dot
-// product with q.
+// product with q, the largest first.
 func (ix *Index) probe(q []float32, s *scratch) []list {
 	d := ix.dim
 	s.cs = s.cs[:0]
 	for c := range len(ix.cents) / d {
 		s.cs = s.cs.push(ix.probes, hit{int32(c), vek32.Dot(ix.cents[c*d:(c+1)*d], q)})
 	}
+	// Nearest list first: the heap's floor then rises early, and fewer
+	// of the later lists' entries enter it.
+	slices.SortFunc(s.cs, func(a, b hit) int { return cmp.Compare(b.s, a.s) })
 	s.probed = s.probed[:0]
 	for _, h := range s.cs {
 		s.probed = append(s.probed, ix.lists[h.id])
@@ -106,14 +109,22 @@ func (ix *Index) probe(q []float32, s *scratch) []list {
 func (ix *Index) scan(q []float32, n int, lists []list, s *scratch) hits {
 	s.qi = slices.Grow(s.qi[:0], ix.dim)[:ix.dim]
 	f := encodeQuery(s.qi, q)
+	inv := 1 / f
 	s.cands = s.cands[:0]
+	floor := float32(math.Inf(-1)) // the worst score in a full heap
 	for _, ls := range lists {
 		s.dots = slices.Grow(s.dots[:0], len(ls.ids))[:len(ls.ids)]
 		dots(s.qi, ls.codes, ix.dim, s.dots)
+		scales := ls.scales[:len(s.dots)]
 		for i, x := range s.dots {
-			h := hit{ls.ids[i], float32(x) * ls.scales[i] / f}
-			if len(s.cands) < n || s.cands.worse(0, h) {
-				s.cands = s.cands.push(n, h)
+			sc := float32(x) * scales[i] * inv
+			if sc < floor {
+				continue
+			}
+			if h := (hit{ls.ids[i], sc}); len(s.cands) < n || s.cands.worse(0, h) {
+				if s.cands = s.cands.push(n, h); len(s.cands) == n {
+					floor = s.cands[0].s
+				}
 			}
 		}
 	}
