@@ -80,7 +80,20 @@ func (b *Buffer) positionOf(seq int64) (int, bool) {
 			b.seqs = append(b.seqs, e.unit.Seq)
 		}
 	}
-	return slices.BinarySearch(b.seqs, seq)
+	// Seqs rise by at least one a unit, so seq can only be where as many
+	// units before it fit: in a pool that lost few units the window is a
+	// handful of places, and the search reads one or two from memory.
+	ss := b.seqs
+	n := int64(len(ss))
+	if n == 0 || seq < ss[0] {
+		return 0, false
+	}
+	if seq > ss[n-1] {
+		return int(n), false
+	}
+	lo, hi := max(0, seq-ss[n-1]+n-1), min(n, seq-ss[0]+1)
+	i, ok := slices.BinarySearch(ss[lo:hi], seq)
+	return int(lo) + i, ok
 }
 
 // unindex takes e out of the approximate index, before it leaves the pool

@@ -3,6 +3,7 @@ package ratedistortion
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -88,4 +89,28 @@ func TestNearFollowsThePool(t *testing.T) {
 		save(t, b, fmt.Sprintf("Random thought %d about the %s today.", i, topics[i%len(topics)]), "Noted.")
 	}
 	check("after Clear, 120 turns")
+}
+
+// positionOf finds a Seq, or where it would go, as a search of the whole
+// pool does, whatever gaps the cap and repeats left between Seqs.
+func TestPositionOfMatchesSearch(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 9))
+	for _, gaps := range []int{0, 1, 5, 40} {
+		b := &Buffer{}
+		seq := int64(r.IntN(10))
+		for range 500 {
+			b.pool = append(b.pool, &entry{})
+			b.seqs = append(b.seqs, seq)
+			seq += 1
+			if gaps > 0 && r.IntN(gaps+1) > 0 {
+				seq += int64(r.IntN(gaps))
+			}
+		}
+		for q := int64(-2); q <= seq+2; q++ {
+			wi, wok := slices.BinarySearch(b.seqs, q)
+			if gi, gok := b.positionOf(q); gi != wi || gok != wok {
+				t.Fatalf("gaps %d: positionOf(%d) = %d, %v; the whole search gives %d, %v", gaps, q, gi, gok, wi, wok)
+			}
+		}
+	}
 }
