@@ -92,6 +92,9 @@ func (b *Buffer) positionOf(seq int64) (int, bool) {
 		return int(n), false
 	}
 	lo, hi := max(0, seq-ss[n-1]+n-1), min(n, seq-ss[0]+1)
+	if lo >= hi { // Seqs not rising, which the pool never holds: search it all
+		return slices.BinarySearch(ss, seq)
+	}
 	i, ok := slices.BinarySearch(ss[lo:hi], seq)
 	return int(lo) + i, ok
 }

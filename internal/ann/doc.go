@@ -3,7 +3,7 @@
 //
 //	Add(id, v) ──nearest centroid──▶ list c: ids │ scales │ int8 codes
 //	Search(q)  ──64 nearest centroids──▶ scan their lists' codes (AVX2)
-//	           ──best k+64 by int8 score──▶ exact dot with the caller's
+//	           ──best k+16 by int8 score──▶ exact dot with the caller's
 //	             float32 vectors ([Vectors]) ──▶ k ids, best first
 //
 // Below 4,096 vectors there is one list and Search scores every vector,

@@ -44,7 +44,7 @@ type Index struct {
 	nextTrain int // size of the next training
 	probes    int // lists a Search scans
 	perRoot   int // lists per √n vectors at a training
-	rerank    int // candidates re-ranked exactly beyond k, at least
+	rerank    int // candidates re-ranked exactly beyond k
 
 	scratch sync.Pool // of *scratch
 }
