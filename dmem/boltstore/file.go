@@ -119,7 +119,7 @@ func lockFile(ctx context.Context, f *os.File, path string) error {
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return fmt.Errorf("boltstore: open: waiting for %s, in use by another process: %w", path, context.Cause(ctx))
+			return fmt.Errorf("boltstore: open: %s is in use by another process, and the wait ended: %w (%w)", path, ErrInUse, context.Cause(ctx))
 		case <-t.C:
 		}
 	}

@@ -3,6 +3,9 @@ package boltstore
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -112,5 +115,35 @@ func TestSyncEvery(t *testing.T) {
 	}
 	if _, err := Open(bg, t.TempDir(), WithSyncEvery(-time.Second)); !errors.Is(err, engram.ErrInvalidOption) {
 		t.Fatalf("a negative interval: %v, want ErrInvalidOption", err)
+	}
+}
+
+// A wait for another process's lock that the caller's context ends says
+// the file is in use, as the wait that runs out does, and why it ended.
+func TestLockWaitEndedByContextIsInUse(t *testing.T) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "plan9" {
+		t.Skip("no advisory locks")
+	}
+	path := filepath.Join(t.TempDir(), "held")
+	holder, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	if ok, err := tryLock(holder); !ok || err != nil {
+		t.Fatalf("first lock: %v, %v", ok, err)
+	}
+	// Another open file description of the same file stands for another
+	// process: flock locks are held by the description.
+	other, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	err = lockFile(ctx, other, path)
+	if !errors.Is(err, ErrInUse) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("lock wait ended by the context: %v, want ErrInUse and the context's error", err)
 	}
 }
