@@ -2,9 +2,10 @@ package engram
 
 // Failures counts the calls a memory made into what a user plugged into
 // it that failed: returned an error, panicked, or were still running at
-// their caller's deadline. A memory survives each (a tier's or an
-// extractor's failure never fails a save or a load) but counts it here and
-// passes it to its error handler (WithErrorHandler in both memories).
+// their caller's deadline. A memory survives each (a tier's, an
+// extractor's or a summariser's failure never fails a save or a load) but
+// counts it here and passes it to its error handler (WithErrorHandler in
+// both memories).
 type Failures struct {
 	// LongTerm counts failed Demote, Recall and Reward calls into a
 	// [LongTerm] tier.

@@ -491,21 +491,41 @@ func fillForSummary(t *testing.T, b *Buffer) {
 	}
 }
 
+// cancellingModel is a summariser that, while *cancel is set, ends its
+// caller's context, as a caller that gives up on a load while the model
+// runs does; otherwise it summarises.
+type cancellingModel struct{ cancel *context.CancelFunc }
+
+func (m cancellingModel) GenerateContent(ctx context.Context, _ []llms.MessageContent, _ ...llms.CallOption) (*llms.ContentResponse, error) {
+	if *m.cancel != nil {
+		(*m.cancel)()
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	return &llms.ContentResponse{Choices: []*llms.ContentChoice{{Content: "earlier: small talk"}}}, nil
+}
+
+func (m cancellingModel) Call(ctx context.Context, p string, o ...llms.CallOption) (string, error) {
+	return llms.GenerateFromSinglePrompt(ctx, m, p, o...)
+}
+
 // A failed load changes nothing: the units it would have returned are not
 // counted as retrieved, and Explain still shows the last good load.
 func TestFailedLoadLeavesNoTrace(t *testing.T) {
-	m := &gatedModel{fail: true}
-	b := newBuffer(t, WithTokenBudget(120), WithSummaryShare(0.5), WithSummarizer(m))
+	var cancel context.CancelFunc
+	b := newBuffer(t, WithTokenBudget(120), WithSummaryShare(0.5), WithSummarizer(cancellingModel{&cancel}), quiet)
 	fillForSummary(t, b)
 	for range 3 {
-		if _, err := b.LoadMemoryVariables(context.Background(), map[string]any{"input": "locker code 1003"}); err == nil {
-			t.Fatal("a load whose summariser failed succeeded")
+		var ctx context.Context
+		ctx, cancel = context.WithCancel(context.Background())
+		if _, err := b.LoadMemoryVariables(ctx, map[string]any{"input": "locker code 1003"}); !errors.Is(err, context.Canceled) {
+			t.Fatalf("a load given up on while it summarised: %v, want the context's error", err)
 		}
 	}
 	if _, ok := b.ExplainSelection(); ok {
 		t.Error("Explain reports a load that failed")
 	}
-	m.fail = false
+	cancel = nil
 	if _, err := b.LoadMemoryVariables(context.Background(), map[string]any{"input": "locker code 1003"}); err != nil {
 		t.Fatal(err)
 	}
@@ -514,6 +534,29 @@ func TestFailedLoadLeavesNoTrace(t *testing.T) {
 		if u.Features.Retrieved != 0 {
 			t.Errorf("unit %s: retrieved %d times before the first load that succeeded", u.ID, u.Features.Retrieved)
 		}
+	}
+}
+
+// A load whose summariser fails, not its caller, shows the extractive
+// summary in its place; the failure is counted and passed on.
+func TestFailingSummarizerGivesTheExtractiveSummary(t *testing.T) {
+	var told []error
+	m := &gatedModel{fail: true}
+	b := newBuffer(t, WithTokenBudget(120), WithSummaryShare(0.5), WithSummarizer(m), quiet,
+		WithErrorHandler(func(err error) { told = append(told, err) }))
+	fillForSummary(t, b)
+	v, err := b.LoadMemoryVariables(context.Background(), map[string]any{"input": "locker code 1003"})
+	if err != nil {
+		t.Fatalf("a load whose summariser failed: %v", err)
+	}
+	if h := v["history"].(string); !strings.Contains(h, "Left out, in brief") || !strings.Contains(h, "1003") {
+		t.Errorf("history %q: want the extractive summary and the asked fact", h)
+	}
+	if b.Stats().Failures.Summarizer != 1 || len(told) != 1 {
+		t.Errorf("failures %+v, handler told %v: want the summariser's one failure", b.Stats().Failures, told)
+	}
+	if _, ok := b.ExplainSelection(); !ok {
+		t.Error("Explain does not report the load")
 	}
 }
 

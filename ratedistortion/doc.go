@@ -85,7 +85,8 @@
 // with the context's error. At most 16 calls into one plug-in of a buffer
 // run at once, abandoned ones included: a plug-in stuck for good holds 16
 // goroutines, and later calls into it fail at their deadline. A tier's or
-// an extractor's failure never fails a save or a load: a hand-down that
+// an extractor's or a summariser's failure never fails a save or a load
+// (a summariser's gives the extractive summary instead): a hand-down that
 // fails or is stuck leaves its units queued (and a save that finds one
 // still running leaves its own queued and returns), a failed recall loads
 // from the pool alone, a unit the extractor failed on is stored without

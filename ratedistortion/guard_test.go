@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -328,14 +329,25 @@ func (panickingModel) Call(context.Context, string, ...llms.CallOption) (string,
 	panic("summariser bug")
 }
 
-func TestPanickingSummarizerFailsTheLoad(t *testing.T) {
-	b := newBuffer(t, WithTokenBudget(120), WithSummaryShare(0.5), WithSummarizer(panickingModel{}), quiet)
+// A summariser that panics costs the load its summary by the model, not
+// the load: the extractive summary stands in, and the handler is told of
+// the panic.
+func TestPanickingSummarizerLeavesTheLoad(t *testing.T) {
+	var told error
+	b := newBuffer(t, WithTokenBudget(120), WithSummaryShare(0.5), WithSummarizer(panickingModel{}), quiet,
+		WithErrorHandler(func(err error) { told = err }))
 	for i := range 20 {
 		save(t, b, fmt.Sprintf("Turn %d: my cousin Ana keeps %d goats in Braga.", i, i), "Noted.")
 	}
-	_, err := b.LoadMemoryVariables(context.Background(), map[string]any{"input": "What about the goats?"})
-	if !errors.Is(err, engram.ErrPanicked) {
-		t.Fatalf("load = %v, want an error wrapping ErrPanicked", err)
+	v, err := b.LoadMemoryVariables(context.Background(), map[string]any{"input": "What about the goats?"})
+	if err != nil {
+		t.Fatalf("load = %v, want the history with the extractive summary", err)
+	}
+	if h := v["history"].(string); !strings.Contains(h, "Left out, in brief") {
+		t.Errorf("history %q has no summary", h)
+	}
+	if !errors.Is(told, engram.ErrPanicked) {
+		t.Errorf("handler told %v, want an error wrapping ErrPanicked", told)
 	}
 	if b.Stats().Failures.Summarizer != 1 {
 		t.Errorf("failures %+v, want the summariser's panic", b.Stats().Failures)

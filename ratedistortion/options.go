@@ -204,10 +204,11 @@ func WithFacts(ex engram.FactExtractor) Option {
 // ([WithFacts]), the summariser, an embedder and a chat history given as
 // options. Each call into them returned an error, panicked (the error
 // wraps [engram.ErrPanicked]) or was still running at the caller's
-// deadline (it wraps the context's error). The buffer survives a tier's
-// and an extractor's failure: the save or load goes on without it, so h
-// and [Buffer.Stats] are how a caller sees them; the others' fail the
-// call, which returns the error too. h runs
+// deadline (it wraps the context's error). The buffer survives a tier's,
+// an extractor's and a summariser's failure: the save or load goes on
+// without it (with the extractive summary for the summariser's), so h and
+// [Buffer.Stats] are how a caller sees them; the others' fail the call,
+// which returns the error too. h runs
 // on the caller's goroutine, outside the buffer's lock, and must not block
 // for long. Default nil: failures are logged and counted only.
 // dmem.WithErrorHandler is the same.

@@ -49,8 +49,10 @@ type summaryCache struct {
 }
 
 // summarise fills s.summary with what the selection left out, within the
-// tokens the selection did not use. The extractive summary is built under
-// b.mu (it caches sentence analyses on entries); a model summary is not.
+// tokens the selection did not use: the model's summary, or the extractive
+// one without a model or when the model fails. Only a context that ended
+// fails the load. The extractive summary is built under b.mu (it caches
+// sentence analyses on entries); a model summary is not.
 func (b *Buffer) summarise(ctx context.Context, s *selection) error {
 	if b.opts.summaryShare == 0 {
 		return nil // summaries are off (WithSummaryShare)
@@ -68,7 +70,15 @@ func (b *Buffer) summarise(ctx context.Context, s *selection) error {
 	}
 	sum, err := b.modelSummary(ctx, s, src, room)
 	if err != nil {
-		return err
+		if ctx.Err() != nil {
+			return err // the caller gave up on the load
+		}
+		// The model failed (its guard counted it and told the error
+		// handler): the extractive summary stands in, as with no model.
+		b.mu.Lock()
+		s.summary, s.sumTok = b.extract(s, src, room)
+		b.mu.Unlock()
+		return nil
 	}
 	fits := func(x string) bool { return b.opts.Counter(summaryLine(x)) <= room }
 	if sum = trimToFit(sum, fits); sum != "" {
