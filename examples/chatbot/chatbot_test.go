@@ -272,8 +272,8 @@ func TestCommands(t *testing.T) {
 
 // TestPathKeepsMemory runs the chatbot twice on one -path, for each engram
 // memory: the second run recalls what the first was told (dmem keeps a
-// directory; rd saves its buffer to a file when the chat ends and restores
-// it when the next starts).
+// directory; rd saves its buffer to a file after each exchange and when the
+// chat ends, and restores it when the next starts).
 func TestPathKeepsMemory(t *testing.T) {
 	for _, tt := range []struct{ memory, path string }{
 		{"dmem", t.TempDir()},
@@ -336,5 +336,30 @@ func TestBadFlags(t *testing.T) {
 		if err := run(context.Background(), args, strings.NewReader(""), &out); err == nil {
 			t.Errorf("run %v: no error", args)
 		}
+	}
+}
+
+// A chat on -memory rd -path that is cut short (Ctrl-C stops the program
+// at once) keeps what it was told: the buffer is saved after each
+// exchange, not only when the chat ends.
+func TestRDPathKeepsEachExchange(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "chat.rd")
+	c := config{memory: "rd", path: path, budget: 60, llm: "local"}
+	llm, err := newModel(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem, err := newBackend(ctx, c, llm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One exchange, and the memory is never closed.
+	if err := mem.rec.SaveContext(ctx, map[string]any{"input": "My sister Alice lives in Lisbon."}, map[string]any{"text": "Noted."}); err != nil {
+		t.Fatal(err)
+	}
+	out := chat(t, "Where does my sister live?\n", "-memory", "rd", "-path", path, "-budget", "60")
+	if a := answers(out)["Where does my sister live?"]; !strings.Contains(a, "Lisbon") {
+		t.Errorf("the next run answered %q, want Lisbon recalled", a)
 	}
 }

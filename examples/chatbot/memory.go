@@ -81,12 +81,17 @@ func newBackend(ctx context.Context, c config, llm llms.Model) (*backend, error)
 			return nil, err
 		}
 		closeRD := none
+		rec := &recorder{Memory: m}
 		if c.path != "" {
-			// The buffer lives in memory: it is saved to the file when the
-			// chat ends, and restored from it when the next one starts.
+			// The buffer lives in memory: it is saved to the file after
+			// every exchange (a file replaced whole, never half written),
+			// so that a chat cut short by Ctrl-C loses nothing it was
+			// told, again when the chat ends, and restored from it when
+			// the next one starts.
 			closeRD = func() error { return m.SaveFile(c.path) }
+			rec.saved = closeRD
 		}
-		b := &backend{rec: &recorder{Memory: m}, sink: m, close: closeRD, explain: m.Explain}
+		b := &backend{rec: rec, sink: m, close: closeRD, explain: m.Explain}
 		b.why = func() string { return whyRD(m) }
 		b.stats = func() string {
 			s := fmt.Sprintf("rd: %d units in the pool (nothing is deleted; each load chooses within %d tokens)", m.Len(), c.budget)
@@ -156,10 +161,14 @@ func newRD(ctx context.Context, path string, opts []ratedistortion.Option) (*rat
 type recorder struct {
 	schema.Memory
 
+	// saved, if not nil, runs after each exchange the memory took: it
+	// keeps a memory that lives in the process on disk.
+	saved func() error
+
 	mu    sync.Mutex
 	last  string   // the history the last load returned
-	saved []string // every line saved, as "Human: …" and "AI: …"
-	seen  int      // how many of saved the last load could have returned
+	lines []string // every line saved, as "Human: …" and "AI: …"
+	seen  int      // how many of lines the last load could have returned
 	nload int      // loads so far
 }
 
@@ -169,7 +178,7 @@ func (r *recorder) LoadMemoryVariables(ctx context.Context, inputs map[string]an
 	if err == nil {
 		h, _ := vs[r.Memory.GetMemoryKey(ctx)].(string)
 		r.mu.Lock()
-		r.last, r.seen = h, len(r.saved)
+		r.last, r.seen = h, len(r.lines)
 		r.nload++
 		r.mu.Unlock()
 	}
@@ -184,8 +193,13 @@ func (r *recorder) SaveContext(ctx context.Context, inputs, outputs map[string]a
 	in, _ := inputs["input"].(string)
 	out, _ := outputs["text"].(string)
 	r.mu.Lock()
-	r.saved = append(r.saved, "Human: "+in, "AI: "+out)
+	r.lines = append(r.lines, "Human: "+in, "AI: "+out)
 	r.mu.Unlock()
+	if r.saved != nil {
+		if err := r.saved(); err != nil {
+			return fmt.Errorf("keeping the memory on disk: %w", err)
+		}
+	}
 	return nil
 }
 
@@ -204,7 +218,7 @@ func (r *recorder) loads() int {
 func (r *recorder) turns() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return len(r.saved) / 2
+	return len(r.lines) / 2
 }
 
 // historyLines splits a rendered history into its lines.
@@ -220,7 +234,7 @@ func historyLines(h string) []string {
 func whyRecent(rule string, r *recorder) string {
 	r.mu.Lock()
 	kept := historyLines(r.last)
-	saved := slices.Clone(r.saved[:r.seen])
+	saved := slices.Clone(r.lines[:r.seen])
 	r.mu.Unlock()
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "Why: %s.\n", rule)
