@@ -376,3 +376,28 @@ func TestMillionFactsCostLittle(t *testing.T) {
 		t.Errorf("facts %v, want the last statement of the one slot", us[0].Facts)
 	}
 }
+
+// shortEmbedder returns one vector fewer than it is given texts.
+type shortEmbedder struct{}
+
+func (shortEmbedder) EmbedDocuments(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, max(0, len(texts)-1))
+	for i := range out {
+		out[i] = []float32{1, 0}
+	}
+	return out, nil
+}
+
+func (shortEmbedder) EmbedQuery(context.Context, string) ([]float32, error) {
+	return []float32{1, 0}, nil
+}
+
+// An embedder that answers for fewer texts than it was given is bad input
+// from a plug-in, refused as such, and the save stores nothing.
+func TestEmbedderShortOfVectorsIsInvalidInput(t *testing.T) {
+	b := newBuffer(t, WithEmbedder(shortEmbedder{}), quiet)
+	err := b.SaveContext(context.Background(), map[string]any{"input": "hello"}, map[string]any{"output": "hi"})
+	if !errors.Is(err, engram.ErrInvalidInput) || b.Len() != 0 {
+		t.Fatalf("save = %v with %d units, want ErrInvalidInput and none", err, b.Len())
+	}
+}

@@ -180,6 +180,9 @@ func RestoreFile(ctx context.Context, path string, opts ...Option) (*Buffer, err
 		return nil, fmt.Errorf("ratedistortion: restore: %w", err)
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("ratedistortion: restore: %s is a directory, not a saved buffer: %w", path, engram.ErrInvalidInput)
+	}
 	b, err := Restore(ctx, f, opts...)
 	if err != nil {
 		return nil, err

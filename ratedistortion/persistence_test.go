@@ -426,7 +426,7 @@ func TestRestoreRefusesDamage(t *testing.T) {
 // TestRestoreReadErrorIsNotDamage: a reader that fails, at any byte, gives
 // its own error, not ErrCorrupt: the saved buffer may be sound, and a
 // caller that deletes what is corrupt must not delete it. A directory
-// given as the file is one such reader.
+// given as the file is refused as bad input, not as damage either.
 func TestRestoreReadErrorIsNotDamage(t *testing.T) {
 	data := saved(t, richBuffer(t, persistOpts()...))
 	disk := errors.New("disk read failed")
@@ -438,8 +438,8 @@ func TestRestoreReadErrorIsNotDamage(t *testing.T) {
 		}
 	}
 	_, err := RestoreFile(context.Background(), t.TempDir(), persistOpts()...)
-	if err == nil || errors.Is(err, ErrCorrupt) {
-		t.Fatalf("restoring a directory gave %v, want the read's error, not ErrCorrupt", err)
+	if !errors.Is(err, engram.ErrInvalidInput) || errors.Is(err, ErrCorrupt) {
+		t.Fatalf("restoring a directory gave %v, want ErrInvalidInput, not ErrCorrupt", err)
 	}
 	// A reader that knows its stream was cut (a truncated gzip file) says
 	// io.ErrUnexpectedEOF: truncated input, in the header or the body.

@@ -165,7 +165,7 @@ func (b *Buffer) prepare(ctx context.Context, ds []draft) ([]*entry, error) {
 		return nil, fmt.Errorf("ratedistortion: embed: %w", err)
 	}
 	if len(vecs) != len(ds) {
-		return nil, fmt.Errorf("ratedistortion: embedder returned %d vectors for %d texts", len(vecs), len(ds))
+		return nil, fmt.Errorf("ratedistortion: embedder returned %d vectors for %d texts: %w", len(vecs), len(ds), engram.ErrInvalidInput)
 	}
 	for i, v := range vecs {
 		if err := finite(v); err != nil {
