@@ -9,7 +9,8 @@ import (
 
 // OpenStore opens or creates the embedded store in dir.
 //
-// Deprecated: use boltstore.Open.
+// Deprecated: use boltstore.Open(ctx, dir), which takes a context that
+// bounds the wait for another process's lock, and options.
 func OpenStore(dir string) (store.Store, error) {
 	s, err := boltstore.Open(context.Background(), dir)
 	if err != nil {
