@@ -82,8 +82,12 @@ func (m *Memory) restore(ctx context.Context) error {
 	}
 	// In step order, core and short-term alike, as they were placed: the
 	// words index reads a unit's neighbours by the order units joined it,
-	// and a load after reopening must weigh the turns around each unit as
-	// the memory that was closed did.
+	// and a load after reopening weighs the turns around each unit as the
+	// memory that was closed did. Not quite once units have left: the open
+	// memory keeps their slots empty, and a neighbour is not reached across
+	// one, until a quarter of the slots are empty; the reopened memory has
+	// none, as the open one after it drops them. A neighbour across a slot
+	// that emptied then weighs near where it weighed far or nothing.
 	resident := slices.Concat(core, short)
 	slices.SortFunc(resident, func(a, b *unit) int { return cmp.Compare(a.Seq, b.Seq) })
 	for _, u := range resident {
