@@ -1,24 +1,14 @@
 package dmem
 
 import (
-	"encoding/json"
-	"fmt"
+	"errors"
 	"math"
 	"os"
-	"strings"
 	"testing"
 	"time"
-)
 
-// locomo is the part of a LoCoMo-format conversation the gather test reads.
-type locomo struct {
-	QA []struct {
-		Question string   `json:"question"`
-		Evidence []string `json:"evidence"`
-		Category int      `json:"category"`
-	} `json:"qa"`
-	Conversation map[string]json.RawMessage `json:"conversation"`
-}
+	"github.com/engram-go/engram/internal/devset"
+)
 
 // TestGatherKeepsRecall: on real dialogue grown past the size where loads
 // gather (the development set's conversations, then turns that join halves
@@ -29,12 +19,7 @@ type locomo struct {
 // LoCoMo file ENGRAM_LOCOMO names, with ENGRAM_EVAL=1.
 func TestGatherKeepsRecall(t *testing.T) {
 	turns, asks := devDialogue(t)
-	real := len(turns)
-	for i := 0; len(turns) < 6000; i++ {
-		a := strings.Fields(turns[(i*7919)%real])
-		b := strings.Fields(turns[(i*104729+13)%real])
-		turns = append(turns, strings.Join(a[:(len(a)+1)/2], " ")+" "+strings.Join(b[len(b)/2:], " ")+fmt.Sprintf(" (%d)", i))
-	}
+	turns = devset.Grow(turns, 6000)
 	fill := func(budget, above int) *Memory {
 		m := newMemory(t, WithTokenBudget(budget), WithMaxUnits(0))
 		m.words.rows.Above = above
@@ -58,66 +43,21 @@ func TestGatherKeepsRecall(t *testing.T) {
 	}
 }
 
-// devQuestion is a question of the development set and the lines of its evidence.
-type devQuestion struct {
-	q    string
-	want []string
-}
-
 // devDialogue reads the development set ENGRAM_LOCOMO names, with
 // ENGRAM_EVAL=1, and returns its turns as saved lines, in order, and its
 // questions of categories 1 to 4; it skips the test otherwise.
-func devDialogue(t *testing.T) ([]string, []devQuestion) {
+func devDialogue(t *testing.T) ([]string, []devset.Question) {
 	t.Helper()
 	path := os.Getenv("ENGRAM_LOCOMO")
 	if os.Getenv("ENGRAM_EVAL") == "" || path == "" {
 		t.Skip("set ENGRAM_EVAL=1 and ENGRAM_LOCOMO to the development set")
 	}
-	raw, err := os.ReadFile(path)
-	if err != nil {
+	turns, asks, err := devset.Read(path)
+	if errors.Is(err, devset.ErrNoFile) {
 		t.Skipf("no development set: %v", err)
 	}
-	var ss []locomo
-	if err := json.Unmarshal(raw, &ss); err != nil {
+	if err != nil {
 		t.Fatal(err)
-	}
-	var turns []string
-	textOf := make(map[string]string) // sample and dia id → the saved line
-	var asks []devQuestion
-	for si, s := range ss {
-		for n := 1; ; n++ {
-			rawSession, ok := s.Conversation[fmt.Sprintf("session_%d", n)]
-			if !ok {
-				break
-			}
-			var ts []struct {
-				Speaker string `json:"speaker"`
-				Text    string `json:"text"`
-				DiaID   string `json:"dia_id"`
-			}
-			if err := json.Unmarshal(rawSession, &ts); err != nil {
-				t.Fatal(err)
-			}
-			for _, x := range ts {
-				line := x.Speaker + ": " + x.Text
-				textOf[fmt.Sprint(si, x.DiaID)] = line
-				turns = append(turns, line)
-			}
-		}
-		for _, qa := range s.QA {
-			if qa.Category < 1 || qa.Category > 4 {
-				continue
-			}
-			a := devQuestion{q: qa.Question}
-			for _, ev := range qa.Evidence {
-				if l, ok := textOf[fmt.Sprint(si, ev)]; ok {
-					a.want = append(a.want, l)
-				}
-			}
-			if len(a.want) > 0 {
-				asks = append(asks, a)
-			}
-		}
 	}
 	if len(asks) < 100 {
 		t.Fatalf("%d questions read from %s", len(asks), path)
@@ -125,26 +65,14 @@ func devDialogue(t *testing.T) ([]string, []devQuestion) {
 	return turns, asks
 }
 
-// recallOf returns the mean share of each question's evidence lines that
-// m's load of it holds.
-func recallOf(t *testing.T, m *Memory, asks []devQuestion) float64 {
+// recallOf is devset.Recall of m, failing the test on an error.
+func recallOf(t *testing.T, m *Memory, asks []devset.Question) float64 {
 	t.Helper()
-	sum := 0.0
-	for _, a := range asks {
-		v, err := m.LoadMemoryVariables(bg, map[string]any{"input": a.q})
-		if err != nil {
-			t.Fatal(err)
-		}
-		h := v["history"].(string)
-		got := 0
-		for _, w := range a.want {
-			if strings.Contains(h, w) {
-				got++
-			}
-		}
-		sum += float64(got) / float64(len(a.want))
+	r, err := devset.Recall(bg, m, asks)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return sum / float64(len(asks))
+	return r
 }
 
 // TestStoreLoadsKeepRecall: a memory on the embedded store scores the

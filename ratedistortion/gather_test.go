@@ -2,119 +2,44 @@ package ratedistortion
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
 	"slices"
-	"strings"
 	"testing"
 
+	"github.com/engram-go/engram/internal/devset"
 	"github.com/tmc/langchaingo/llms"
 )
 
-// locomo is the part of a LoCoMo-format conversation the gather test reads.
-type locomo struct {
-	QA []struct {
-		Question string   `json:"question"`
-		Evidence []string `json:"evidence"`
-		Category int      `json:"category"`
-	} `json:"qa"`
-	Conversation map[string]json.RawMessage `json:"conversation"`
-}
-
-type locomoTurn struct {
-	Speaker string `json:"speaker"`
-	DiaID   string `json:"dia_id"`
-	Text    string `json:"text"`
-}
-
-// evidenceAsk is a development-set question and the saved lines of its
-// evidence.
-type evidenceAsk struct {
-	q    string
-	want []string
-}
-
 // grownDialogue reads the LoCoMo file ENGRAM_LOCOMO names, with
-// ENGRAM_EVAL=1, and returns its turns ("Speaker: text") grown to n with
-// turns that join the first half of one real turn to the second half of
-// another (the pair moving on with each pass over the real turns, so that
-// none repeats), and its questions of categories 1–4 with their evidence.
-func grownDialogue(t *testing.T, n int) ([]string, []evidenceAsk) {
+// ENGRAM_EVAL=1, and returns its turns grown to n lines (devset.Grow) and
+// its questions; it skips the test otherwise.
+func grownDialogue(t *testing.T, n int) ([]string, []devset.Question) {
 	t.Helper()
 	path := os.Getenv("ENGRAM_LOCOMO")
 	if os.Getenv("ENGRAM_EVAL") == "" || path == "" {
 		t.Skip("set ENGRAM_EVAL=1 and ENGRAM_LOCOMO to the development set")
 	}
-	raw, err := os.ReadFile(path)
-	if err != nil {
+	turns, qs, err := devset.Read(path)
+	if errors.Is(err, devset.ErrNoFile) {
 		t.Skipf("no development set: %v", err)
 	}
-	var ss []locomo
-	if err := json.Unmarshal(raw, &ss); err != nil {
+	if err != nil {
 		t.Fatal(err)
 	}
-	var turns []string
-	textOf := make(map[string]string) // sample and dia id → the saved line
-	var asks []evidenceAsk
-	for si, s := range ss {
-		for n := 1; ; n++ {
-			rawSession, ok := s.Conversation[fmt.Sprintf("session_%d", n)]
-			if !ok {
-				break
-			}
-			var ts []locomoTurn
-			if err := json.Unmarshal(rawSession, &ts); err != nil {
-				t.Fatal(err)
-			}
-			for _, x := range ts {
-				line := x.Speaker + ": " + x.Text
-				textOf[fmt.Sprint(si, x.DiaID)] = line
-				turns = append(turns, line)
-			}
-		}
-		for _, qa := range s.QA {
-			if qa.Category < 1 || qa.Category > 4 {
-				continue
-			}
-			a := evidenceAsk{q: qa.Question}
-			for _, ev := range qa.Evidence {
-				if l, ok := textOf[fmt.Sprint(si, ev)]; ok {
-					a.want = append(a.want, l)
-				}
-			}
-			if len(a.want) > 0 {
-				asks = append(asks, a)
-			}
-		}
-	}
-	real := len(turns)
-	for i := 0; len(turns) < n; i++ {
-		pass := i / real
-		a := strings.Fields(turns[(i*7919)%real])
-		b := strings.Fields(turns[(i*104729+13+pass*7)%real])
-		turns = append(turns, strings.Join(a[:(len(a)+1)/2], " ")+" "+strings.Join(b[len(b)/2:], " ")+fmt.Sprintf(" (%d)", i))
-	}
-	return turns, asks
+	return devset.Grow(turns, n), qs
 }
 
-// evidenceRecall is the share of each question's evidence lines that a
-// load of buf shows, averaged over the questions.
-func evidenceRecall(t *testing.T, buf *Buffer, asks []evidenceAsk) float64 {
+// evidenceRecall is devset.Recall of buf, failing the test on an error.
+func evidenceRecall(t *testing.T, buf *Buffer, qs []devset.Question) float64 {
 	t.Helper()
-	sum := 0.0
-	for _, a := range asks {
-		h := load(t, buf, a.q)
-		got := 0
-		for _, w := range a.want {
-			if strings.Contains(h, w) {
-				got++
-			}
-		}
-		sum += float64(got) / float64(len(a.want))
+	r, err := devset.Recall(context.Background(), buf, qs)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return sum / float64(len(asks))
+	return r
 }
 
 // TestGatherKeepsRecall: on real dialogue grown past the size where loads
@@ -160,8 +85,8 @@ func TestGatherKeepsRecall(t *testing.T) {
 
 // TestGatherAtScale: at 100,000 turns of real dialogue (the development
 // set's, grown as grownDialogue grows them) a load at 1,024 tokens gathers
-// by the approximate index and the rarer words, and recalls 0.609 of the
-// evidence, where scoring every unit recalls 0.670: the units a gathered
+// by the approximate index and the rarer words, and recalls 0.611 of the
+// evidence, where scoring every unit recalls 0.671: the units a gathered
 // load misses rank high on words and vector together but in the top of
 // neither. Drawing four times as many of each closed most of the gap (to
 // about 0.66) at nearly twice the time of a load, and narrowing them by

@@ -1,75 +1,33 @@
 package ann
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
+	"github.com/engram-go/engram/internal/devset"
 	"github.com/engram-go/engram/internal/glove"
 )
 
 // realTurns returns n lines of real dialogue and the questions asked of
 // it, from the LoCoMo conversations ENGRAM_LOCOMO names (by default the
-// development set beside the repository): the turns in order, then
-// turns that join the first half of one real turn to the second half of
-// another, as a memory that runs for months holds lines that are alike
-// but not the same. It skips without the file.
+// development set beside the repository), grown as a memory that runs for
+// months grows (devset.Grow). It skips without the file.
 func realTurns(tb testing.TB, n int) (turns, questions []string) {
 	tb.Helper()
-	path := os.Getenv("ENGRAM_LOCOMO")
-	if path == "" {
-		path = filepath.Join("..", "..", "..", "shared", "data", "locomo-dev.json")
-	}
-	raw, err := os.ReadFile(path)
-	if err != nil {
+	turns, qs, err := devset.Read(devset.Path(2))
+	if errors.Is(err, devset.ErrNoFile) {
 		tb.Skipf("no LoCoMo conversations: %v", err)
 	}
-	var samples []struct {
-		QA []struct {
-			Question string `json:"question"`
-		} `json:"qa"`
-		Conversation map[string]json.RawMessage `json:"conversation"`
-	}
-	if err := json.Unmarshal(raw, &samples); err != nil {
+	if err != nil {
 		tb.Fatal(err)
 	}
-	var real []string
-	for _, s := range samples {
-		for i := 1; ; i++ {
-			msg, ok := s.Conversation[fmt.Sprintf("session_%d", i)]
-			if !ok {
-				break
-			}
-			var session []struct {
-				Text string `json:"text"`
-			}
-			if err := json.Unmarshal(msg, &session); err != nil {
-				tb.Fatal(err)
-			}
-			for _, t := range session {
-				real = append(real, t.Text)
-			}
-		}
-		for _, qa := range s.QA {
-			questions = append(questions, qa.Question)
-		}
+	for _, q := range qs {
+		questions = append(questions, q.Text)
 	}
-	for i := 0; len(turns) < n; i++ {
-		if i < len(real) {
-			turns = append(turns, real[i])
-			continue
-		}
-		pass := i / len(real)
-		a := strings.Fields(real[(i*7919)%len(real)])
-		b := strings.Fields(real[(i*104729+13+pass*7)%len(real)])
-		turns = append(turns, strings.Join(a[:(len(a)+1)/2], " ")+" "+strings.Join(b[len(b)/2:], " "))
-	}
-	return turns, questions
+	return devset.Grow(turns, n), questions
 }
 
 // embedAll returns the GloVe sentence vectors of lines, one row each.

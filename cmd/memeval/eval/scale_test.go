@@ -13,6 +13,7 @@ import (
 
 	"github.com/engram-go/engram/cmd/memeval/dataset"
 	"github.com/engram-go/engram/dmem"
+	"github.com/engram-go/engram/internal/devset"
 	"github.com/tmc/langchaingo/schema"
 )
 
@@ -30,18 +31,7 @@ func scaleTurns(ss []dataset.Sample, n int) []string {
 			real = append(real, turnText(t))
 		}
 	}
-	out := make([]string, 0, n)
-	for i := 0; len(out) < n; i++ {
-		if i < len(real) {
-			out = append(out, real[i])
-			continue
-		}
-		pass := i / len(real)
-		a := strings.Fields(real[(i*7919)%len(real)])
-		b := strings.Fields(real[(i*104729+13+pass*7)%len(real)])
-		out = append(out, strings.Join(a[:(len(a)+1)/2], " ")+" "+strings.Join(b[len(b)/2:], " ")+fmt.Sprintf(" (%d)", i))
-	}
-	return out
+	return devset.Grow(real, n)
 }
 
 // loadTargets is the most a memory's load may take, as a multiple of
