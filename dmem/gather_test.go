@@ -1,9 +1,7 @@
 package dmem
 
 import (
-	"errors"
 	"math"
-	"os"
 	"testing"
 	"time"
 
@@ -18,7 +16,7 @@ import (
 // that scores every unit does, at 1,024 and 4,096 tokens. It reads the
 // LoCoMo file ENGRAM_LOCOMO names, with ENGRAM_EVAL=1.
 func TestGatherKeepsRecall(t *testing.T) {
-	turns, asks := devDialogue(t)
+	turns, asks := devset.ForTest(t)
 	turns = devset.Grow(turns, 6000)
 	fill := func(budget, above int) *Memory {
 		m := newMemory(t, WithTokenBudget(budget), WithMaxUnits(0))
@@ -43,28 +41,6 @@ func TestGatherKeepsRecall(t *testing.T) {
 	}
 }
 
-// devDialogue reads the development set ENGRAM_LOCOMO names, with
-// ENGRAM_EVAL=1, and returns its turns as saved lines, in order, and its
-// questions of categories 1 to 4; it skips the test otherwise.
-func devDialogue(t *testing.T) ([]string, []devset.Question) {
-	t.Helper()
-	path := os.Getenv("ENGRAM_LOCOMO")
-	if os.Getenv("ENGRAM_EVAL") == "" || path == "" {
-		t.Skip("set ENGRAM_EVAL=1 and ENGRAM_LOCOMO to the development set")
-	}
-	turns, asks, err := devset.Read(path)
-	if errors.Is(err, devset.ErrNoFile) {
-		t.Skipf("no development set: %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(asks) < 100 {
-		t.Fatalf("%d questions read from %s", len(asks), path)
-	}
-	return turns, asks
-}
-
 // recallOf is devset.Recall of m, failing the test on an error.
 func recallOf(t *testing.T, m *Memory, asks []devset.Question) float64 {
 	t.Helper()
@@ -81,7 +57,7 @@ func recallOf(t *testing.T, m *Memory, asks []devset.Question) float64 {
 // one memory it recalled 0.820 at 1,024 tokens and 0.920 at 4,096, as it
 // did when it read every unit's BM25 (0.819, 0.920).
 func TestStoreLoadsKeepRecall(t *testing.T) {
-	turns, asks := devDialogue(t)
+	turns, asks := devset.ForTest(t)
 	for _, c := range []struct {
 		budget int
 		want   float64

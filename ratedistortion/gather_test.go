@@ -2,10 +2,8 @@ package ratedistortion
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"testing"
 
@@ -13,22 +11,9 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
-// grownDialogue reads the LoCoMo file ENGRAM_LOCOMO names, with
-// ENGRAM_EVAL=1, and returns its turns grown to n lines (devset.Grow) and
-// its questions; it skips the test otherwise.
+// grownDialogue is devset.ForTest's dialogue grown to n lines.
 func grownDialogue(t *testing.T, n int) ([]string, []devset.Question) {
-	t.Helper()
-	path := os.Getenv("ENGRAM_LOCOMO")
-	if os.Getenv("ENGRAM_EVAL") == "" || path == "" {
-		t.Skip("set ENGRAM_EVAL=1 and ENGRAM_LOCOMO to the development set")
-	}
-	turns, qs, err := devset.Read(path)
-	if errors.Is(err, devset.ErrNoFile) {
-		t.Skipf("no development set: %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	turns, qs := devset.ForTest(t)
 	return devset.Grow(turns, n), qs
 }
 

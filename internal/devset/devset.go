@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"testing"
 
 	"github.com/tmc/langchaingo/schema"
 )
@@ -146,4 +147,27 @@ func Recall(ctx context.Context, m schema.Memory, qs []Question) (float64, error
 		sum += float64(got) / float64(len(q.Evidence))
 	}
 	return sum / float64(len(qs)), nil
+}
+
+// ForTest returns Read's turns and questions for a test that replays the
+// development set: with ENGRAM_EVAL=1 and ENGRAM_LOCOMO naming the file; it
+// skips the test without them or without the file, and fails it on a file
+// it cannot read or one with fewer than 100 questions.
+func ForTest(tb testing.TB) ([]string, []Question) {
+	tb.Helper()
+	path := os.Getenv("ENGRAM_LOCOMO")
+	if os.Getenv("ENGRAM_EVAL") == "" || path == "" {
+		tb.Skip("set ENGRAM_EVAL=1 and ENGRAM_LOCOMO to the development set")
+	}
+	turns, qs, err := Read(path)
+	if errors.Is(err, ErrNoFile) {
+		tb.Skipf("no development set: %v", err)
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if len(qs) < 100 {
+		tb.Fatalf("%d questions read from %s", len(qs), path)
+	}
+	return turns, qs
 }
