@@ -48,7 +48,9 @@ var loadTargets = map[string]float64{"rd": 2, "dmem": 2, "dmem-bolt": 3}
 // exponent of 0.5 or less, saves within 100 µs a turn at 100,000 turns. Sizes are ENGRAM_SCALE, comma-
 // separated (default 10000,100000); memories ENGRAM_SCALE_MEMORIES (default
 // rd,dmem; dmem-all is dmem holding every turn, WithMaxUnits(0); dmem-bolt
-// is dmem in the embedded bbolt store, WithPath). Run it with
+// is dmem in the embedded bbolt store, WithPath; chromem is chromem-go
+// queried raw for the 128 turns nearest by the offline embedder's
+// vectors, packed into the budget). Run it with
 //
 //	go test ./cmd/memeval/eval -run '^$' -bench LoadAtScale -benchtime 1x -timeout 60m
 func BenchmarkLoadAtScale(b *testing.B) {
@@ -79,7 +81,11 @@ func BenchmarkLoadAtScale(b *testing.B) {
 	durable := Memory{Name: "dmem-bolt", Engram: true, New: func(ctx context.Context, budget int, _ *dataset.Sample) (schema.Memory, error) {
 		return dmem.New(ctx, dmem.WithTokenBudget(budget), dmem.WithPath(b.TempDir()), dmem.WithSyncEvery(time.Second))
 	}, Close: func(m schema.Memory) error { return m.(*dmem.Memory).Close() }}
-	ms, err := Select(append(Known(), uncapped, durable), "bm25,"+names)
+	// chromem-go queried raw, by the offline embedder's vectors alone.
+	raw := Memory{Name: "chromem", New: func(_ context.Context, budget int, _ *dataset.Sample) (schema.Memory, error) {
+		return newChromem(budget)
+	}}
+	ms, err := Select(append(Known(), uncapped, durable, raw), "bm25,"+names)
 	if err != nil {
 		b.Fatal(err)
 	}
