@@ -84,7 +84,7 @@
 // caller's deadline is left to finish while the caller returns at once,
 // with the context's error. At most 16 calls into one plug-in of a buffer
 // run at once, abandoned ones included: a plug-in stuck for good holds 16
-// goroutines, and later calls into it fail at their deadline. A tier's or
+// goroutines, and later calls into it fail at their deadline. A tier's,
 // an extractor's or a summariser's failure never fails a save or a load
 // (a summariser's gives the extractive summary instead): a hand-down that
 // fails or is stuck leaves its units queued (and a save that finds one

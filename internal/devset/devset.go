@@ -101,10 +101,10 @@ func Read(path string) ([]string, []Question, error) {
 
 // Grow returns the first n of turns, or, past them, turns followed by
 // lines that join the first half of one of them to the second half of
-// another, each ending in its place in the whole: lines alike to real ones but none the same, as a
-// memory that runs for months holds. The pair of halves moves on with
-// every pass over turns, so that no two grown lines differ only by their
-// number, which word vectors do not see.
+// another, each ending in its place in the whole: lines alike to real
+// ones but none the same, as a memory that runs for months holds. The
+// pair of halves moves on with every pass over turns, so that no two
+// grown lines differ only by their number, which word vectors do not see.
 func Grow(turns []string, n int) []string {
 	if n <= len(turns) {
 		return turns[:max(n, 0)]
