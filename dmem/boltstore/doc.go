@@ -16,8 +16,9 @@
 // locks the file, so one process at a time opens it ([ErrInUse]); to share
 // a memory between processes, use dmem/pgstore. Open reads the whole file
 // once before bbolt maps it, so a damaged file fails with [ErrCorrupt]
-// instead of crashing the process; a damaged record costs that record,
-// skipped and logged ([WithLogger]). [Salvage] copies what a damaged file
+// instead of crashing the process; each record carries a CRC-32C of its
+// bytes, and a damaged record costs that record, skipped and logged
+// ([WithLogger]), never read as other data. [Salvage] copies what a damaged file
 // still holds into a new store, reading it page by page. A Store is safe
 // for concurrent use; Open starts no goroutine.
 package boltstore

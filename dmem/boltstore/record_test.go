@@ -3,6 +3,7 @@ package boltstore
 import (
 	"encoding/binary"
 	"encoding/hex"
+	"hash/crc32"
 	"math"
 	"slices"
 	"testing"
@@ -10,20 +11,47 @@ import (
 	"github.com/engram-go/engram/dmem/store"
 )
 
-// A record's bytes are those every earlier release wrote, and decode back
-// to the record.
+// A record's bytes are version 1's, which earlier releases wrote and are
+// still read, with version 2's byte and a CRC-32C of them after; both
+// decode back to the record.
 func TestRecordFormat(t *testing.T) {
 	r := store.Record{Seq: 7, Route: store.RouteCore, LogP: 1.5, Delta: -0.25, Gate: 0.75, Novelty: 0.5, Reward: 1,
 		Embedding: []float32{0.6, 0.8}, Data: []byte("unit")}
-	const want = "0102000000000000f83f000000000000d0bf000000000000e83f000000000000e03f000000000000f03f029a99193fcdcc4c3f756e6974"
-	b := encodeRecord(r)
-	if got := hex.EncodeToString(b); got != want {
-		t.Fatalf("encoded\n%s\nwant\n%s", got, want)
+	const v1 = "0102000000000000f83f000000000000d0bf000000000000e83f000000000000e03f000000000000f03f029a99193fcdcc4c3f756e6974"
+	old, err := hex.DecodeString(v1)
+	if err != nil {
+		t.Fatal(err)
 	}
-	got, err := decodeRecord(seqKey(7), b)
-	if err != nil || got.Seq != r.Seq || got.Route != r.Route || got.LogP != r.LogP || got.Reward != r.Reward ||
-		!slices.Equal(got.Embedding, r.Embedding) || string(got.Data) != "unit" {
-		t.Fatalf("decoded %+v, %v", got, err)
+	b := encodeRecord(r)
+	if body := slices.Concat([]byte{2}, old[1:]); !slices.Equal(b[:len(b)-4], body) ||
+		binary.LittleEndian.Uint32(b[len(b)-4:]) != crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)) {
+		t.Fatalf("encoded\n%x\nwant version 1's bytes under version 2, then their CRC-32C", b)
+	}
+	for _, enc := range [][]byte{old, b} {
+		got, err := decodeRecord(seqKey(7), enc)
+		if err != nil || got.Seq != r.Seq || got.Route != r.Route || got.LogP != r.LogP || got.Reward != r.Reward ||
+			!slices.Equal(got.Embedding, r.Embedding) || string(got.Data) != "unit" {
+			t.Fatalf("version %d decoded %+v, %v", enc[0], got, err)
+		}
+	}
+}
+
+// Any byte of a record changed makes it damaged: the checksum holds the
+// vector's and the text's bytes, which no other check reads.
+func TestChangedRecordIsDamage(t *testing.T) {
+	b := encodeRecord(store.Record{Seq: 7, Route: store.RouteCore, Gate: 0.75,
+		Embedding: []float32{0.6, 0.8}, Data: []byte("the locker code is 7041")})
+	for i := range b {
+		for _, bit := range []byte{1, 0x80} {
+			c := slices.Clone(b)
+			c[i] ^= bit
+			if _, err := decodeRecord(seqKey(7), c); err == nil {
+				t.Fatalf("byte %d with bit %#x flipped decoded", i, bit)
+			}
+		}
+	}
+	if _, err := decodeRecord(seqKey(7), b[:len(b)-1]); err == nil {
+		t.Fatal("a record cut short decoded")
 	}
 }
 
