@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/engram-go/engram/internal/glove"
 	"github.com/viterin/vek/vek32"
 )
 
@@ -95,13 +94,7 @@ func sentences(n int, seed uint64) []string {
 
 // text returns n GloVe sentence vectors (internal/glove, 100 dimensions)
 // of chat lines.
-func text(n int, seed uint64) matrix {
-	m := matrix{glove.Dim, make([]float32, 0, n*glove.Dim)}
-	for _, s := range sentences(n, seed) {
-		m.x = glove.Embed(m.x, s)
-	}
-	return m
-}
+func text(n int, seed uint64) matrix { return embedAll(sentences(n, seed)) }
 
 // oracle returns the exact top k of m for q, best first, ties by smaller id.
 func oracle(m matrix, q []float32, k int) []hit {
