@@ -15,6 +15,7 @@ import (
 
 	"github.com/engram-go/engram/dmem/boltstore"
 	"github.com/engram-go/engram/dmem/internal/vecindex"
+	"github.com/engram-go/engram/option"
 	chromem "github.com/philippgille/chromem-go"
 	"github.com/tmc/langchaingo/schema"
 )
@@ -62,7 +63,7 @@ func BenchmarkRetrieve(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			texts := benchTexts(1, n)
 			before := heapBytes()
-			m, err := New(bg, WithMaxUnits(n), WithTokenBudget(1024))
+			m, err := New(bg, option.WithMaxUnits(n), option.WithTokenBudget(1024))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -140,7 +141,7 @@ func median(ds []time.Duration) time.Duration {
 // documents per commit, and concurrent SaveContext callers sharing commits.
 func BenchmarkInsert(b *testing.B) {
 	b.Run("memory/save", func(b *testing.B) {
-		m, err := New(bg, WithMaxUnits(1<<20))
+		m, err := New(bg, option.WithMaxUnits(1<<20))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -163,7 +164,7 @@ func BenchmarkInsert(b *testing.B) {
 	})
 	b.Run("durable/batch64", func(b *testing.B) {
 		dir := b.TempDir()
-		m, err := New(bg, WithPath(dir), WithMaxUnits(1<<20))
+		m, err := New(bg, WithPath(dir), option.WithMaxUnits(1<<20))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -188,7 +189,7 @@ func BenchmarkInsert(b *testing.B) {
 		}
 	})
 	b.Run("durable/parallel-save", func(b *testing.B) {
-		m, err := New(bg, WithPath(b.TempDir()), WithMaxUnits(1<<20))
+		m, err := New(bg, WithPath(b.TempDir()), option.WithMaxUnits(1<<20))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -211,7 +212,7 @@ func BenchmarkInsert(b *testing.B) {
 	// returns, and with relaxed durability (WithSyncEvery), side by side.
 	for _, every := range []time.Duration{0, 100 * time.Millisecond} {
 		b.Run(fmt.Sprintf("durable/save/sync-every=%v", every), func(b *testing.B) {
-			m, err := New(bg, WithPath(b.TempDir()), WithMaxUnits(1<<20), WithSyncEvery(every))
+			m, err := New(bg, WithPath(b.TempDir()), option.WithMaxUnits(1<<20), WithSyncEvery(every))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -234,7 +235,7 @@ func BenchmarkInsert(b *testing.B) {
 // once it has run 50 ratings.
 func BenchmarkReward(b *testing.B) {
 	texts := benchTexts(5, 3000)
-	m, err := New(bg, WithTokenBudget(1024))
+	m, err := New(bg, option.WithTokenBudget(1024))
 	if err != nil {
 		b.Fatal(err)
 	}

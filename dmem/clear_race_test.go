@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/option"
 	"github.com/engram-go/engram/tokens"
 )
 
@@ -29,7 +30,7 @@ func TestLoadOvertakenByClear(t *testing.T) {
 		}
 		return count(s)
 	}
-	m, err := New(ctx, WithTokenCounter(counter), WithTokenBudget(200))
+	m, err := New(ctx, option.WithTokenCounter(counter), option.WithTokenBudget(200))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +61,7 @@ func TestLoadOvertakenByClear(t *testing.T) {
 // describe one load, the one recorded last.
 func TestConcurrentLoadsAgree(t *testing.T) {
 	ctx := context.Background()
-	m, err := New(ctx, WithTokenBudget(300))
+	m, err := New(ctx, option.WithTokenBudget(300))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@
 // Core units carry a priority that starts from their surprise, grows when
 // they merge a near-duplicate or are retrieved just before a positive δ, and
 // halves every half-life steps; at capacity the lowest goes (a heap). A
-// learned gate ([WithGate], package gate) may scale these priorities by what
+// learned gate ([option.WithGate], package gate) may scale these priorities by what
 // it learns from the rewards that follow loads.
 // A load fuses λ·relevance + (1 − λ)·salience over its candidates — the
 // best units by relevance (every unit scored up to 16,384 in process;
@@ -40,7 +40,7 @@
 // control character but tab as its symbol ("␞" for U+001E, U+FFFD for the
 // C1 controls): no text can start a line that reads as another role,
 // whatever splits the history into lines. Token counts are of that
-// rendered line. With [WithFacts], units carry the facts they state, and
+// rendered line. With [option.WithFacts], units carry the facts they state, and
 // a candidate whose fact a newer resident unit changes hands its score to
 // that unit, which joins the candidates though the query may not match it
 // ("Which city does Omar live in?" against "we relocated to Edinburgh");
@@ -96,7 +96,7 @@
 // With a store, the gate is kept with every commit, and the answers and
 // standing at Close.
 //
-// What a user plugs in — the fact extractor ([WithFacts]), an embedder and
+// What a user plugs in — the fact extractor ([option.WithFacts]), an embedder and
 // a chat history given as options — is called through a guard
 // (internal/guard), as in ratedistortion: each call runs under the
 // caller's context in a goroutine of its own; a panic becomes an error
@@ -107,8 +107,8 @@
 // 16 goroutines. A unit the extractor failed on is stored without facts; a
 // save whose context is done before its units are read fails and stores
 // nothing. Every failure is counted in [Memory.Stats] and passed to
-// [WithErrorHandler]'s handler. A message is analysed by its first 64 KiB
+// [option.WithErrorHandler]'s handler. A message is analysed by its first 64 KiB
 // and its tokens counted whole, so that a save costs time linear in its
-// size; [WithMaxMessageBytes] refuses longer messages with
+// size; [option.WithMaxMessageBytes] refuses longer messages with
 // [engram.ErrTooLarge].
 package dmem

@@ -7,9 +7,10 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem"
+	"github.com/engram-go/engram/option"
 )
 
-func ExampleWithFacts() {
+func Example_facts() {
 	ctx := context.Background()
 	// An extractor reads the facts a unit states; a model would do it.
 	// This one knows two texts.
@@ -20,7 +21,7 @@ func ExampleWithFacts() {
 	extract := func(_ context.Context, u engram.Unit, known []engram.Fact) ([]engram.Fact, error) {
 		return stated[u.Text], nil
 	}
-	m, err := dmem.New(ctx, dmem.WithFacts(extract), dmem.WithTokenBudget(20))
+	m, err := dmem.New(ctx, option.WithFacts(extract), option.WithTokenBudget(20))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -7,11 +7,12 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem"
+	"github.com/engram-go/engram/option"
 )
 
 func Example() {
 	ctx := context.Background()
-	m, err := dmem.New(ctx, dmem.WithTokenBudget(60)) // in memory, offline embedder
+	m, err := dmem.New(ctx, option.WithTokenBudget(60)) // in memory, offline embedder
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -50,7 +51,7 @@ func Example() {
 // life in memory.
 func ExampleMemory_Explain() {
 	ctx := context.Background()
-	m, err := dmem.New(ctx, dmem.WithTokenBudget(12))
+	m, err := dmem.New(ctx, option.WithTokenBudget(12))
 	if err != nil {
 		log.Fatal(err)
 	}

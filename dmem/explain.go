@@ -119,13 +119,13 @@ type UnitLife struct {
 	// Merged counts the near-duplicate steps folded into it; Retrieved the
 	// loads that returned it.
 	Merged, Retrieved int
-	// Facts are the facts it states ([WithFacts]), and SupersededBy the ID
+	// Facts are the facts it states ([option.WithFacts]), and SupersededBy the ID
 	// of the newest stored unit that gives one of their slots another
 	// value, "" if none does: a load passes its score on to that unit.
 	Facts        []engram.Fact
 	SupersededBy string
 	// Learned is the learned gate's score for the unit's features at
-	// admission ([WithGate]), and LearnedParts its parts on the logit
+	// admission ([option.WithGate]), and LearnedParts its parts on the logit
 	// scale, one per feature the unit has (gate.Gate.Contributions); its
 	// priorities were multiplied by 2·Learned. 0 and nil without a gate.
 	Learned      float64

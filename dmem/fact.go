@@ -12,7 +12,7 @@ import (
 	"github.com/engram-go/engram/internal/relevance"
 )
 
-// readFacts has the memory's fact extractor ([WithFacts]) read each draft
+// readFacts has the memory's fact extractor ([option.WithFacts]) read each draft
 // that carries no facts (facts.Read: the turns at once, each turn in
 // order). It runs outside m.mu: an extractor may be a model a round trip
 // away. A draft of no time is stamped now, so that the extractor sees the

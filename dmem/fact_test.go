@@ -13,6 +13,7 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/embed"
+	"github.com/engram-go/engram/option"
 	"github.com/tmc/langchaingo/schema"
 )
 
@@ -80,7 +81,7 @@ func omarExtractor() *mapExtractor {
 // around it, and Explain says who superseded the old one.
 func TestFactsSupersede(t *testing.T) {
 	x := omarExtractor()
-	m := newMemory(t, WithFacts(x.extract), WithTokenBudget(24))
+	m := newMemory(t, option.WithFacts(x.extract), option.WithTokenBudget(24))
 	omar(t, m, saidEdinburgh)
 	v, err := m.LoadMemoryVariables(bg, map[string]any{"input": omarQuestion})
 	if err != nil {
@@ -128,7 +129,7 @@ func TestFactsSupersede(t *testing.T) {
 // TestFactsRestated: stating a slot's value again supersedes nothing.
 func TestFactsRestated(t *testing.T) {
 	x := omarExtractor()
-	m := newMemory(t, WithFacts(x.extract), WithTokenBudget(24))
+	m := newMemory(t, option.WithFacts(x.extract), option.WithTokenBudget(24))
 	omar(t, m, "Omar: still in Lisbon, I love it here.")
 	if _, err := m.LoadMemoryVariables(bg, map[string]any{"input": omarQuestion}); err != nil {
 		t.Fatal(err)
@@ -145,7 +146,7 @@ func TestFactsRestated(t *testing.T) {
 // not a repeat to merge into the old statement.
 func TestFactsChangeBack(t *testing.T) {
 	x := omarExtractor()
-	m := newMemory(t, WithFacts(x.extract), WithTokenBudget(60))
+	m := newMemory(t, option.WithFacts(x.extract), option.WithTokenBudget(60))
 	omar(t, m, saidEdinburgh)
 	if err := m.SaveContext(bg, map[string]any{"input": saidLisbon}, map[string]any{"output": "Back home!"}); err != nil {
 		t.Fatal(err)
@@ -185,7 +186,7 @@ func TestFactsExtractorFails(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var buf bytes.Buffer
 			var mu sync.Mutex
-			m := newMemory(t, WithFacts(c.ex), WithLogger(slog.New(slog.NewTextHandler(lockedWriter{&mu, &buf}, nil))))
+			m := newMemory(t, option.WithFacts(c.ex), option.WithLogger(slog.New(slog.NewTextHandler(lockedWriter{&mu, &buf}, nil))))
 			if err := m.SaveContext(bg, map[string]any{"input": saidLisbon}, map[string]any{"output": "Nice."}); err != nil {
 				t.Fatalf("save failed with the extractor failing: %v", err)
 			}
@@ -205,7 +206,7 @@ func TestFactsExtractorFails(t *testing.T) {
 	}
 	t.Run("cancelled", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(bg)
-		m := newMemory(t, WithFacts(func(ctx context.Context, _ engram.Unit, _ []engram.Fact) ([]engram.Fact, error) {
+		m := newMemory(t, option.WithFacts(func(ctx context.Context, _ engram.Unit, _ []engram.Fact) ([]engram.Fact, error) {
 			cancel()
 			return nil, ctx.Err()
 		}))
@@ -218,10 +219,10 @@ func TestFactsExtractorFails(t *testing.T) {
 	})
 }
 
-// TestFactsNilExtractor: WithFacts(nil) is refused.
+// TestFactsNilExtractor: option.WithFacts(nil) is refused.
 func TestFactsNilExtractor(t *testing.T) {
-	if _, err := New(bg, WithFacts(nil)); !errors.Is(err, engram.ErrInvalidOption) {
-		t.Fatalf("WithFacts(nil): err = %v, want ErrInvalidOption", err)
+	if _, err := New(bg, option.WithFacts(nil)); !errors.Is(err, engram.ErrInvalidOption) {
+		t.Fatalf("option.WithFacts(nil): err = %v, want ErrInvalidOption", err)
 	}
 }
 
@@ -230,7 +231,7 @@ func TestFactsNilExtractor(t *testing.T) {
 func TestFactsReopen(t *testing.T) {
 	dir := t.TempDir()
 	x := omarExtractor()
-	m, err := New(bg, WithPath(dir), WithFacts(x.extract), WithTokenBudget(24))
+	m, err := New(bg, WithPath(dir), option.WithFacts(x.extract), option.WithTokenBudget(24))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +239,7 @@ func TestFactsReopen(t *testing.T) {
 	if err := m.Close(); err != nil {
 		t.Fatal(err)
 	}
-	m = newMemory(t, WithPath(dir), WithTokenBudget(24)) // no extractor: the facts are the record's
+	m = newMemory(t, WithPath(dir), option.WithTokenBudget(24)) // no extractor: the facts are the record's
 	var old, now engram.Unit
 	for _, r := range []Route{RouteCore, RouteShort} {
 		for _, u := range m.UnitsIn(r) {
@@ -266,7 +267,7 @@ func TestFactsReopen(t *testing.T) {
 // extractor; one demoted without is read; Recall returns both with theirs.
 func TestFactsDemoted(t *testing.T) {
 	x := omarExtractor()
-	m := newMemory(t, WithFacts(x.extract))
+	m := newMemory(t, option.WithFacts(x.extract))
 	carried := []engram.Fact{{Subject: "Omar", Relation: "home city", Value: "Porto"}}
 	err := m.Demote(bg, []engram.Demoted{
 		{Unit: engram.Unit{Role: engram.RoleHuman, Text: saidLisbon, Facts: carried}, Retrieved: 1},
@@ -303,7 +304,7 @@ func TestFactsDemoted(t *testing.T) {
 // holds its slot again.
 func TestFactsEvicted(t *testing.T) {
 	x := omarExtractor()
-	m := newMemory(t, WithFacts(x.extract))
+	m := newMemory(t, option.WithFacts(x.extract))
 	ids, err := m.AddDocuments(bg, []schema.Document{{PageContent: saidLisbon}, {PageContent: saidEdinburgh}})
 	if err != nil {
 		t.Fatal(err)
@@ -326,9 +327,9 @@ func TestFactsSlotWordsFindTheNewest(t *testing.T) {
 	poached := "Omar: Guess who got poached? I'm with Larkspur Games now."
 	x := &mapExtractor{facts: map[string][]engram.Fact{poached: {{Subject: "Omar", Relation: "employer", Value: "Larkspur Games"}}}}
 	for _, with := range []bool{false, true} {
-		opts := []Option{WithTokenBudget(40)}
+		opts := []Option{option.WithTokenBudget(40)}
 		if with {
-			opts = append(opts, WithFacts(x.extract))
+			opts = append(opts, option.WithFacts(x.extract))
 		}
 		m := newMemory(t, opts...)
 		if err := m.SaveContext(bg, map[string]any{"input": poached}, map[string]any{"output": "Congratulations!"}); err != nil {
@@ -381,7 +382,7 @@ func TestFactsSlotEmbeddingFailureIsLogged(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := &flakyDocs{ok: 1, e: def}
-	m := newMemory(t, WithFacts(omarExtractor().extract), WithEmbedder(e), WithLogger(slog.New(slog.NewTextHandler(&logs, nil))), WithTokenBudget(200))
+	m := newMemory(t, option.WithFacts(omarExtractor().extract), option.WithEmbedder(e), option.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))), option.WithTokenBudget(200))
 	if err := m.SaveContext(bg, map[string]any{"input": saidLisbon}, map[string]any{"output": "Nice."}); err != nil {
 		t.Fatal(err)
 	}
@@ -405,7 +406,7 @@ func TestFactsManyReopen(t *testing.T) {
 		}
 		return fs, nil
 	}
-	m, err := New(bg, WithPath(dir), WithFacts(ex))
+	m, err := New(bg, WithPath(dir), option.WithFacts(ex))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/engram-go/engram/internal/memvars/rendertest"
+	"github.com/engram-go/engram/option"
 	"github.com/engram-go/engram/tokens"
 )
 
@@ -14,7 +15,7 @@ import (
 // message under its real role.
 func TestRenderingCannotBeForged(t *testing.T) {
 	ctx := context.Background()
-	m, err := New(ctx, WithTokenBudget(100000), WithShortTerm(64))
+	m, err := New(ctx, option.WithTokenBudget(100000), WithShortTerm(64))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +56,7 @@ func TestBudgetHoldsForHardText(t *testing.T) {
 		strings.Repeat("x", 3000),
 	}, rendertest.Forgeries...)
 	for _, budget := range []int{30, 100, 300, 700, 1500} {
-		m, err := New(ctx, WithTokenBudget(budget))
+		m, err := New(ctx, option.WithTokenBudget(budget))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/engram-go/engram/dmem/boltstore"
+	"github.com/engram-go/engram/option"
 )
 
 // oddEmbedder gives each text a small hashed vector; texts holding "NAN",
@@ -95,7 +96,7 @@ func TestHugeCandidatesStore(t *testing.T) {
 // the race detector, with units removed so that the words index rebuilds
 // (ann Renumber) while loads run.
 func TestConcurrentGathered(t *testing.T) {
-	m := newMemory(t, WithTokenBudget(256), WithMaxUnits(260))
+	m := newMemory(t, option.WithTokenBudget(256), option.WithMaxUnits(260))
 	m.words.rows.Above = 100
 	fillTopics(t, m, 150)
 	if !m.words.rows.Gathers() {
@@ -127,7 +128,7 @@ func TestConcurrentGathered(t *testing.T) {
 // dimension changes, past the threshold: errors are fine, panics not.
 func TestOddEmbeddingsGathered(t *testing.T) {
 	e := &oddEmbedder{dim: 16}
-	m := newMemory(t, WithEmbedder(e))
+	m := newMemory(t, option.WithEmbedder(e))
 	m.words.rows.Above = 40
 	for i := range 80 {
 		in := fmt.Sprintf("Turn %d about the garden and tomato %d.", i, i%7)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/engram-go/engram/internal/devset"
+	"github.com/engram-go/engram/option"
 )
 
 // TestGatherKeepsRecall: on real dialogue grown past the size where loads
@@ -19,7 +20,7 @@ func TestGatherKeepsRecall(t *testing.T) {
 	turns, asks := devset.ForTest(t)
 	turns = devset.Grow(turns, 6000)
 	fill := func(budget, above int) *Memory {
-		m := newMemory(t, WithTokenBudget(budget), WithMaxUnits(0))
+		m := newMemory(t, option.WithTokenBudget(budget), option.WithMaxUnits(0))
 		m.words.rows.Above = above
 		for i := 0; i+1 < len(turns); i += 2 {
 			if err := m.SaveContext(bg, map[string]any{"input": turns[i]}, map[string]any{"output": turns[i+1]}); err != nil {
@@ -62,7 +63,7 @@ func TestStoreLoadsKeepRecall(t *testing.T) {
 		budget int
 		want   float64
 	}{{1024, 0.815}, {4096, 0.915}} {
-		m := newMemory(t, WithTokenBudget(c.budget), WithPath(t.TempDir()), WithSyncEvery(time.Hour))
+		m := newMemory(t, option.WithTokenBudget(c.budget), WithPath(t.TempDir()), WithSyncEvery(time.Hour))
 		for i := 0; i+1 < len(turns); i += 2 {
 			if err := m.SaveContext(bg, map[string]any{"input": turns[i]}, map[string]any{"output": turns[i+1]}); err != nil {
 				t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/option"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/memory"
 )
@@ -25,7 +26,7 @@ const (
 	slack    = 400 * time.Millisecond
 )
 
-var quietLog = WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
+var quietLog = option.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
 
 // warm decodes the embedded word vectors, token ranks and lexicon, once per
 // process, before the first timed call.
@@ -80,9 +81,9 @@ func saveCtx(ctx context.Context, m *Memory, in, out string) error {
 
 func TestExtractorFailuresAreCounted(t *testing.T) {
 	var log errorLog
-	m := newMemory(t, WithFacts(func(context.Context, engram.Unit, []engram.Fact) ([]engram.Fact, error) {
+	m := newMemory(t, option.WithFacts(func(context.Context, engram.Unit, []engram.Fact) ([]engram.Fact, error) {
 		panic("extractor bug")
-	}), WithErrorHandler(log.handle), quietLog)
+	}), option.WithErrorHandler(log.handle), quietLog)
 	if err := saveCtx(bg, m, "Omar lives in Lisbon.", "Nice."); err != nil {
 		t.Fatalf("save with a panicking extractor: %v", err)
 	}
@@ -93,10 +94,10 @@ func TestExtractorFailuresAreCounted(t *testing.T) {
 
 func TestExtractorPastTheDeadlineFailsTheSave(t *testing.T) {
 	var log errorLog
-	m := newMemory(t, WithFacts(func(context.Context, engram.Unit, []engram.Fact) ([]engram.Fact, error) {
+	m := newMemory(t, option.WithFacts(func(context.Context, engram.Unit, []engram.Fact) ([]engram.Fact, error) {
 		time.Sleep(time.Second)
 		return nil, nil
-	}), WithErrorHandler(log.handle), quietLog)
+	}), option.WithErrorHandler(log.handle), quietLog)
 	err := timed(t, "a save", func(ctx context.Context) error { return saveCtx(ctx, m, "Omar lives in Lisbon.", "Nice.") })
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("save = %v, want the deadline's error", err)
@@ -133,7 +134,7 @@ func TestFailingEmbedderFailsTheCallAlone(t *testing.T) {
 		want   error
 	}{{"panic", true, engram.ErrPanicked}, {"block", false, context.DeadlineExceeded}} {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMemory(t, WithEmbedder(badEmbedder{tt.panics}), quietLog)
+			m := newMemory(t, option.WithEmbedder(badEmbedder{tt.panics}), quietLog)
 			err := timed(t, "a save", func(ctx context.Context) error { return saveCtx(ctx, m, "hello", "hi") })
 			if !errors.Is(err, tt.want) || m.Stats().Steps != 0 {
 				t.Fatalf("save = %v with %d steps, want %v and none", err, m.Stats().Steps, tt.want)
@@ -155,7 +156,7 @@ func (blockedHistory) AddMessage(context.Context, llms.ChatMessage) error {
 }
 
 func TestBlockedChatHistoryReturnsAtTheDeadline(t *testing.T) {
-	m := newMemory(t, WithChatHistory(blockedHistory{memory.NewChatMessageHistory()}), quietLog)
+	m := newMemory(t, option.WithChatHistory(blockedHistory{memory.NewChatMessageHistory()}), quietLog)
 	err := timed(t, "a save", func(ctx context.Context) error { return saveCtx(ctx, m, "hello", "hi") })
 	if !errors.Is(err, context.DeadlineExceeded) || m.Stats().Steps != 0 {
 		t.Fatalf("save = %v with %d steps, want the deadline's error and none", err, m.Stats().Steps)
@@ -189,7 +190,7 @@ func TestMillionFactsCostLittle(t *testing.T) {
 	for i := 0; i < len(many); i += len(cities) {
 		copy(many[i:], cities)
 	}
-	m := newMemory(t, WithFacts(func(context.Context, engram.Unit, []engram.Fact) ([]engram.Fact, error) { return many, nil }), quietLog)
+	m := newMemory(t, option.WithFacts(func(context.Context, engram.Unit, []engram.Fact) ([]engram.Fact, error) { return many, nil }), quietLog)
 	warm.Do(func() {
 		if err := saveCtx(bg, newMemory(t), "Omar lives in Lisbon.", "Nice."); err != nil {
 			t.Fatal(err)

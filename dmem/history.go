@@ -9,7 +9,7 @@ import (
 )
 
 // mirror adds the transcript's drafts to the chat history
-// ([WithChatHistory]), in order, before the memory records them. The
+// ([option.WithChatHistory]), in order, before the memory records them. The
 // caller holds m.seqMu, so that concurrent steps reach the history in the
 // order they take their sequence numbers. A memory that will refuse the
 // steps (closed, or embedding in another dimension) writes nothing: the

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/option"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/memory"
 	"github.com/tmc/langchaingo/schema"
@@ -19,7 +20,7 @@ import (
 // are not part of it.
 func TestChatHistoryMirrorsTheTranscript(t *testing.T) {
 	h := memory.NewChatMessageHistory()
-	m := newMemory(t, WithTokenBudget(60), WithChatHistory(h))
+	m := newMemory(t, option.WithTokenBudget(60), option.WithChatHistory(h))
 	save(t, m, "My sister Priya is a marine biologist in Lisbon.", "What a job!")
 	save(t, m, "It rained all day.", "")
 	if err := m.Observe(bg, engram.Step{Kind: engram.StepToolCall, Text: `weather({"city":"Lisbon"})`}); err != nil {
@@ -92,7 +93,7 @@ func (f *failingHistory) Clear(ctx context.Context) error {
 // it; a closed memory writes nothing to the history.
 func TestChatHistoryFailureRecordsNothing(t *testing.T) {
 	h := &failingHistory{ChatMessageHistory: memory.NewChatMessageHistory()}
-	m := newMemory(t, WithChatHistory(h))
+	m := newMemory(t, option.WithChatHistory(h))
 	save(t, m, "Priya lives in Lisbon.", "Nice.")
 	steps := m.Stats().Steps
 
@@ -133,7 +134,7 @@ func TestChatHistoryFailureRecordsNothing(t *testing.T) {
 // reply right after it, each writer's turns in its order.
 func TestChatHistoryOrderUnderConcurrency(t *testing.T) {
 	h := memory.NewChatMessageHistory()
-	m := newMemory(t, WithChatHistory(h))
+	m := newMemory(t, option.WithChatHistory(h))
 	var wg sync.WaitGroup
 	const writers, turns = 4, 15
 	for w := range writers {

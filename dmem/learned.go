@@ -8,7 +8,7 @@ import (
 	"github.com/engram-go/engram/internal/credit"
 )
 
-// The learned gate ([WithGate]) corrects the hand-set policy the way
+// The learned gate ([option.WithGate]) corrects the hand-set policy the way
 // gate.Prior corrects ratedistortion's weights: every priority the memory
 // sets when it decides on a unit — admission, promotion, a merge — and every
 // consolidation boost is multiplied by 2·Score(f), f the unit's features at
@@ -81,7 +81,7 @@ func (m *Memory) loadGate() {
 // the running mean, from its most relevant units, those most likely to
 // have answered, as the load weighed them: the ledger's own gate
 // (credit.Ledger.Learn), which corrects every later load's packing, and,
-// from ratings above the mean, a learned gate given by [WithGate] (which
+// from ratings above the mean, a learned gate given by [option.WithGate] (which
 // sets priorities; taught by ratings below the mean too, it cost recall on
 // real dialogue). m.mu must be held.
 func (m *Memory) learnFromRating(adv float64) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/gate"
+	"github.com/engram-go/engram/option"
 	"github.com/tmc/langchaingo/schema"
 )
 
@@ -58,7 +59,7 @@ func rewardedLoads(t *testing.T, m *Memory, rounds int) []string {
 func TestGateSavedAndRestored(t *testing.T) {
 	dir := t.TempDir()
 	g := newGate(t)
-	m, err := New(bg, WithPath(dir), WithGate(g), WithTokenBudget(120))
+	m, err := New(bg, WithPath(dir), option.WithGate(g), option.WithTokenBudget(120))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestGateSavedAndRestored(t *testing.T) {
 	}
 
 	g2 := newGate(t)
-	m2 := newMemory(t, WithPath(dir), WithGate(g2))
+	m2 := newMemory(t, WithPath(dir), option.WithGate(g2))
 	if got := g2.Weights(); !maps.Equal(got, want) {
 		t.Fatalf("weights after reopen %v, want %v", got, want)
 	}
@@ -104,9 +105,9 @@ func must[T any](v T, err error) T {
 // their boosts.
 func TestGateRaisesRewardedUnits(t *testing.T) {
 	lift := func(g *gate.Gate) float64 {
-		opts := []Option{WithTokenBudget(60)}
+		opts := []Option{option.WithTokenBudget(60)}
 		if g != nil {
-			opts = append(opts, WithGate(g))
+			opts = append(opts, option.WithGate(g))
 		}
 		m := newMemory(t, opts...)
 		ids := rewardedLoads(t, m, 12)
@@ -133,7 +134,7 @@ func TestGateRaisesRewardedUnits(t *testing.T) {
 
 // Explain shows the learned gate's view of a unit when there is one.
 func TestExplainShowsLearnedGate(t *testing.T) {
-	m := newMemory(t, WithGate(newGate(t)), WithTokenBudget(60))
+	m := newMemory(t, option.WithGate(newGate(t)), option.WithTokenBudget(60))
 	ids := rewardedLoads(t, m, 4)
 	x, err := m.ExplainUnit(ids[0])
 	if err != nil {

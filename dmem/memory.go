@@ -52,7 +52,7 @@ type Memory struct {
 	goneOrder []int64              // sequence numbers of gone, oldest first
 	meta      map[int64][]byte     // the metadata of documents AddDocuments added, by Seq, while resident or gone
 	df        map[uint64]uint32    // steps seen per term, by termKey
-	slots     facts.Slots          // the fact slots resident units state (WithFacts)
+	slots     facts.Slots          // the fact slots resident units state (option.WithFacts)
 	slotVec   map[string][]float32 // each slot's words embedded, by key (slotVectors)
 	seen      seenRing
 	novelty   routeGate // gates reward-free novelty
@@ -113,10 +113,7 @@ func New(ctx context.Context, opts ...Option) (*Memory, error) {
 		return nil, fmt.Errorf("dmem: new: %w", err)
 	}
 	o := defaults()
-	if err := memopts.Apply("dmem", &o, opts); err != nil {
-		return nil, err
-	}
-	if err := o.validate(); err != nil {
+	if err := memopts.Build(&o, &o.Shared, opts, o.check); err != nil {
 		return nil, err
 	}
 	m := &Memory{opts: o}
@@ -280,7 +277,7 @@ func (m *Memory) GetMemoryKey(context.Context) string { return m.opts.MemoryKey 
 // MemoryVariables returns the one key LoadMemoryVariables sets.
 func (m *Memory) MemoryVariables(context.Context) []string { return []string{m.opts.MemoryKey} }
 
-// Clear forgets everything, durably. With [WithChatHistory] it clears the
+// Clear forgets everything, durably. With [option.WithChatHistory] it clears the
 // history first, and if that fails returns its error and forgets nothing.
 func (m *Memory) Clear(ctx context.Context) error {
 	if err := memvars.Context(ctx); err != nil {
@@ -329,7 +326,7 @@ type Stats struct {
 	// "postgres, exact scan over bytea embeddings".
 	Store string
 	// Failures counts the failed calls into what was plugged into the
-	// memory (see [WithErrorHandler]).
+	// memory (see [option.WithErrorHandler]).
 	Failures engram.Failures
 }
 

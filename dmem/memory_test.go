@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/option"
 	"github.com/engram-go/engram/tokens"
 	"github.com/tmc/langchaingo/schema"
 	"github.com/tmc/langchaingo/vectorstores"
@@ -37,17 +38,17 @@ func TestOptionsValidated(t *testing.T) {
 		name string
 		opt  Option
 	}{
-		{"zero budget", WithTokenBudget(0)},
-		{"negative capacity", WithMaxUnits(-1)},
+		{"zero budget", option.WithTokenBudget(0)},
+		{"negative capacity", option.WithMaxUnits(-1)},
 		{"negative short term", WithShortTerm(-1)},
-		{"zero half-life", WithHalfLife(0)},
-		{"NaN half-life", WithHalfLife(math.NaN())},
-		{"infinite half-life", WithHalfLife(math.Inf(1))},
-		{"merge above 1", WithRedundancyThreshold(1.5)},
+		{"zero half-life", option.WithHalfLife(0)},
+		{"NaN half-life", option.WithHalfLife(math.NaN())},
+		{"infinite half-life", option.WithHalfLife(math.Inf(1))},
+		{"merge above 1", option.WithRedundancyThreshold(1.5)},
 		{"discount 1", WithDiscount(1)},
 		{"negative candidates", WithCandidates(-3)},
-		{"empty memory key", WithMemoryKey("")},
-		{"blank prefix", WithHumanPrefix(" x")},
+		{"empty memory key", option.WithMemoryKey("")},
+		{"blank prefix", option.WithHumanPrefix(" x")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -144,7 +145,7 @@ func TestRewardWithoutStep(t *testing.T) {
 
 func TestMismatchedDimensions(t *testing.T) {
 	e := &fixedEmbedder{dim: 8}
-	m := newMemory(t, WithEmbedder(e))
+	m := newMemory(t, option.WithEmbedder(e))
 	save(t, m, "first turn", "reply")
 	e.dim = 12
 	err := m.SaveContext(bg, map[string]any{"input": "second"}, map[string]any{"output": "turn"})
@@ -195,7 +196,7 @@ func TestBudgetExactAndPairsKept(t *testing.T) {
 	c := makeConversation(9, 300, 0.5)
 	for _, budget := range []int{1, 17, 64, 300, 1024} {
 		t.Run(fmt.Sprint(budget), func(t *testing.T) {
-			m := newMemory(t, WithTokenBudget(budget))
+			m := newMemory(t, option.WithTokenBudget(budget))
 			if err := replay(m, c); err != nil {
 				t.Fatal(err)
 			}
@@ -244,7 +245,7 @@ func (m *Memory) groupOf(g int64) []engram.Unit {
 // explanations; the index is rebuilt so retrieval works at once.
 func TestReopenRestores(t *testing.T) {
 	dir := t.TempDir()
-	m, err := New(bg, WithPath(dir), WithTokenBudget(200))
+	m, err := New(bg, WithPath(dir), option.WithTokenBudget(200))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,7 +267,7 @@ func TestReopenRestores(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	m2 := newMemory(t, WithPath(dir), WithTokenBudget(200))
+	m2 := newMemory(t, WithPath(dir), option.WithTokenBudget(200))
 	if got := m2.Stats(); got.Core != stats.Core || got.Short != stats.Short || got.Steps != stats.Steps || got.Rewards != stats.Rewards {
 		t.Fatalf("stats after reopen %+v, before %+v", got, stats)
 	}
@@ -292,7 +293,7 @@ func TestReopenRestores(t *testing.T) {
 
 // Capacity is enforced by evicting the lowest priority, which Explain reports.
 func TestCapacityEvictsLowestPriority(t *testing.T) {
-	m := newMemory(t, WithMaxUnits(20))
+	m := newMemory(t, option.WithMaxUnits(20))
 	var ids []string
 	for i := range 60 {
 		got, err := m.AddDocuments(bg, []schema.Document{{PageContent: fmt.Sprintf("%s moved to %s in %d", fxNames[i%len(fxNames)], fxCities[i%len(fxCities)], 1990+i)}})
@@ -348,7 +349,7 @@ func TestNearDuplicatesMerge(t *testing.T) {
 
 // Concurrent writers, readers, rewards and explanations, for -race.
 func TestConcurrentUse(t *testing.T) {
-	m := newMemory(t, WithPath(t.TempDir()), WithMaxUnits(50), WithShortTerm(8))
+	m := newMemory(t, WithPath(t.TempDir()), option.WithMaxUnits(50), WithShortTerm(8))
 	var wg sync.WaitGroup
 	errs := make(chan error, 64)
 	for w := range 4 {
@@ -421,7 +422,7 @@ func TestSimilaritySearchAsRetriever(t *testing.T) {
 // WithDepartedUnits) the memory holds it no more.
 func TestDocumentMetadataLivesWithItsUnit(t *testing.T) {
 	dir := t.TempDir()
-	m := newMemory(t, WithPath(dir), WithMaxUnits(20), WithDepartedUnits(10))
+	m := newMemory(t, WithPath(dir), option.WithMaxUnits(20), WithDepartedUnits(10))
 	doc := func(i int) schema.Document {
 		return schema.Document{PageContent: fmt.Sprintf("Runbook %d: the %s rotates every %d days.", i, fxCities[i%len(fxCities)], 3+i),
 			Metadata: map[string]any{"page": float64(i)}}
@@ -432,7 +433,7 @@ func TestDocumentMetadataLivesWithItsUnit(t *testing.T) {
 	if err := m.Close(); err != nil {
 		t.Fatal(err)
 	}
-	m = newMemory(t, WithPath(dir), WithMaxUnits(20), WithDepartedUnits(10))
+	m = newMemory(t, WithPath(dir), option.WithMaxUnits(20), WithDepartedUnits(10))
 	docs, err := m.SimilaritySearch(bg, "Runbook 0 rotates every 3 days", 1)
 	if err != nil || len(docs) != 1 || docs[0].Metadata["page"] != float64(0) {
 		t.Fatalf("reopened, the search gave %+v, %v", docs, err)
@@ -461,14 +462,14 @@ func TestRecountOnReopenIsStored(t *testing.T) {
 		}
 		return m
 	}
-	m := open(WithHumanPrefix("H"), WithAIPrefix("A"))
+	m := open(option.WithHumanPrefix("H"), option.WithAIPrefix("A"))
 	for i := range 10 {
 		save(t, m, fmt.Sprintf("Priya%d moved to Lisbon in 20%02d.", i, i), "Noted.")
 	}
 	m.Close()
 	long := strings.TrimSpace(strings.Repeat("Longprefix ", 20))
-	open(WithHumanPrefix(long), WithAIPrefix(long)).Close()
-	m = open(WithHumanPrefix(long), WithAIPrefix(long), WithTokenBudget(300))
+	open(option.WithHumanPrefix(long), option.WithAIPrefix(long)).Close()
+	m = open(option.WithHumanPrefix(long), option.WithAIPrefix(long), option.WithTokenBudget(300))
 	defer m.Close()
 	h := load(t, m, "Where did Priya3 move?")
 	if n := tokens.Default().Count(h); n > 300 || n == 0 {
@@ -483,7 +484,7 @@ func TestRecountOnReopenIsStored(t *testing.T) {
 
 // Observe's reward goes to its own step, even while other goroutines save.
 func TestObserveRewardsItsOwnStep(t *testing.T) {
-	m := newMemory(t, WithMaxUnits(10000))
+	m := newMemory(t, option.WithMaxUnits(10000))
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() {
@@ -522,7 +523,7 @@ func TestTrailingSpaceStaysInBudget(t *testing.T) {
 	c := tokens.Default()
 	for _, out := range []string{"ok \r", "ok\n\t", "fine   ", "x \r\n \r"} {
 		budget := c.Count("Human: hi there\n") + c.Count("AI: "+out+"\n")
-		m := newMemory(t, WithTokenBudget(budget))
+		m := newMemory(t, option.WithTokenBudget(budget))
 		save(t, m, "hi there", out)
 		h := load(t, m, "")
 		if n := c.Count(h); n > budget {

@@ -9,6 +9,7 @@ import (
 	"github.com/tmc/langchaingo/schema"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/option"
 )
 
 // sameEmbedder gives every text the same vector, so that the cosine half of
@@ -58,7 +59,7 @@ var mergeCases = []struct {
 func TestMergeNeedsSameWords(t *testing.T) {
 	for _, tc := range mergeCases {
 		t.Run(tc.name, func(t *testing.T) {
-			m := newMemory(t, WithEmbedder(sameEmbedder{}))
+			m := newMemory(t, option.WithEmbedder(sameEmbedder{}))
 			for _, s := range []string{tc.first, tc.second} {
 				if err := m.Observe(bg, engram.Step{Kind: engram.StepToolResult, Text: s}); err != nil {
 					t.Fatal(err)
@@ -98,7 +99,7 @@ func TestMergeNeedsSameWordsDefaultEmbedder(t *testing.T) {
 // A repeat merges into the unit it repeats, not into a nearer one that
 // differs in a number.
 func TestMergeFindsTheRepeat(t *testing.T) {
-	m := newMemory(t, WithEmbedder(sameEmbedder{}))
+	m := newMemory(t, option.WithEmbedder(sameEmbedder{}))
 	texts := []string{"exported refunds for account 4821", "exported refunds for account 7730",
 		"exported refunds for account 5512"}
 	// Added, so that the gate keeps them though their vectors are one.
@@ -151,7 +152,7 @@ func TestNumberedFactsAreEachKept(t *testing.T) {
 // repeats, and a load that shows the result shows the call too.
 func TestObservedToolCallKeptWithItsResult(t *testing.T) {
 	ctx := context.Background()
-	m := newMemory(t, WithTokenBudget(500))
+	m := newMemory(t, option.WithTokenBudget(500))
 	save(t, m, "weather in Lyon?", "checking")
 	if err := m.Observe(ctx, engram.Step{Kind: engram.StepToolCall, Text: "weather(Lyon)"}); err != nil {
 		t.Fatal(err)
@@ -219,7 +220,7 @@ func TestToolCallLastsAsLongAsItsResult(t *testing.T) {
 	}
 	heldResultsHaveCalls(t, m)
 
-	m = newMemory(t, WithTokenBudget(20))
+	m = newMemory(t, option.WithTokenBudget(20))
 	observe(m, engram.StepToolCall, "weather(Lyon)")
 	observe(m, engram.StepToolResult, "14 degrees and sunny")
 	save(t, m, "and tomorrow?", "checking again")

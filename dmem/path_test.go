@@ -10,6 +10,7 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/embed"
+	"github.com/engram-go/engram/option"
 )
 
 // TestReopenNumbersOn: a memory reopened from its directory numbers its
@@ -104,7 +105,7 @@ func TestReopenLoadsAsBefore(t *testing.T) {
 		return func() time.Time { at = at.Add(time.Second); return at }
 	}
 	open := func(dir string, now func() time.Time) *Memory {
-		m, err := New(bg, WithTokenBudget(100), WithPath(dir), WithClock(now))
+		m, err := New(bg, option.WithTokenBudget(100), WithPath(dir), option.WithClock(now))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,7 +170,7 @@ func TestReopenLoadsAsBefore(t *testing.T) {
 // load; opened again with the embedder that wrote it, it holds all it did.
 func TestReopenWithAnotherEmbedderIsRefused(t *testing.T) {
 	dir := t.TempDir()
-	m, err := New(bg, WithPath(dir), WithEmbedder(sameEmbedder{})) // 4 dimensions
+	m, err := New(bg, WithPath(dir), option.WithEmbedder(sameEmbedder{})) // 4 dimensions
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,11 +182,7 @@ func TestReopenWithAnotherEmbedderIsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, opt := range map[string]Option{"the default embedder": nil, "another of known length": WithEmbedder(other)} {
-		var opts []Option
-		if opt != nil {
-			opts = append(opts, opt)
-		}
+	for name, opts := range map[string][]Option{"the default embedder": nil, "another of known length": {option.WithEmbedder(other)}} {
 		m, err := New(bg, append(opts, WithPath(dir))...)
 		if err == nil {
 			m.Close()
@@ -195,7 +192,7 @@ func TestReopenWithAnotherEmbedderIsRefused(t *testing.T) {
 			t.Errorf("%s: %v, want ErrInvalidOption naming the store's dimensions", name, err)
 		}
 	}
-	m, err = New(bg, WithPath(dir), WithEmbedder(sameEmbedder{}))
+	m, err = New(bg, WithPath(dir), option.WithEmbedder(sameEmbedder{}))
 	if err != nil {
 		t.Fatalf("reopened with the embedder that wrote it: %v", err)
 	}
@@ -206,7 +203,7 @@ func TestReopenWithAnotherEmbedderIsRefused(t *testing.T) {
 
 	// A refused open writes nothing, though its caps would have evicted.
 	dir = t.TempDir()
-	m, err = New(bg, WithPath(dir), WithShortTerm(3), WithMaxUnits(5))
+	m, err = New(bg, WithPath(dir), WithShortTerm(3), option.WithMaxUnits(5))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,10 +214,10 @@ func TestReopenWithAnotherEmbedderIsRefused(t *testing.T) {
 	if err := m.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := New(bg, WithPath(dir), WithEmbedder(other), WithShortTerm(1), WithMaxUnits(1)); !errors.Is(err, engram.ErrInvalidOption) {
+	if _, err := New(bg, WithPath(dir), option.WithEmbedder(other), WithShortTerm(1), option.WithMaxUnits(1)); !errors.Is(err, engram.ErrInvalidOption) {
 		t.Fatalf("an open with another embedder and smaller caps: %v", err)
 	}
-	m, err = New(bg, WithPath(dir), WithShortTerm(3), WithMaxUnits(5))
+	m, err = New(bg, WithPath(dir), WithShortTerm(3), option.WithMaxUnits(5))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -70,7 +70,7 @@ type cand struct {
 // correction with what it corrects, are kept or dropped together. A missing or empty query
 // chooses by salience among the most recent units (the newest of core
 // memory and the short-term buffer). The input key is found as on save
-// ([WithInputKey]): several keys and none set, a missing input key or a
+// ([option.WithInputKey]): several keys and none set, a missing input key or a
 // non-string query give [engram.ErrInvalidInput].
 func (m *Memory) LoadMemoryVariables(ctx context.Context, inputs map[string]any) (map[string]any, error) {
 	query, err := m.opts.Query(ctx, inputs)

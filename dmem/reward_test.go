@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/option"
 )
 
 // agentStream feeds n routine tool results with small noisy rewards, and at
@@ -42,7 +43,7 @@ func TestRewardRouting(t *testing.T) {
 	evalOnly(t, "stream 3,000 agent steps twice")
 	positions := []int{150, 700, 1200, 1650, 2300, 2900}
 	run := func(surprise bool) (inCore, retrieved int) {
-		m := newMemory(t, WithMaxUnits(300), WithTokenBudget(200))
+		m := newMemory(t, option.WithMaxUnits(300), option.WithTokenBudget(200))
 		special := map[int]float64{}
 		for i, p := range positions {
 			special[p] = 0.1
@@ -139,7 +140,7 @@ func TestBlameOnce(t *testing.T) {
 // deploy, with room for one line: what a rating of deployQuestion moves.
 func deployMemory(t *testing.T) *Memory {
 	t.Helper()
-	m := newMemory(t, WithTokenBudget(14))
+	m := newMemory(t, option.WithTokenBudget(14))
 	save(t, m, "The deploy script lives in tools/deploy.sh.", "")
 	save(t, m, "Deploy from the build host only.", "")
 	save(t, m, "Lunch is at noon.", "")
@@ -176,7 +177,7 @@ func TestRatingMovesTheNextLoadOfTheQuestion(t *testing.T) {
 // memory's state and is there after a reopen.
 func TestRatingsTaughtSurviveReopen(t *testing.T) {
 	dir := t.TempDir()
-	m, err := New(bg, WithPath(dir), WithTokenBudget(200))
+	m, err := New(bg, WithPath(dir), option.WithTokenBudget(200))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +199,7 @@ func TestRatingsTaughtSurviveReopen(t *testing.T) {
 	if err := m.Close(); err != nil {
 		t.Fatal(err)
 	}
-	r, err := New(bg, WithPath(dir), WithTokenBudget(200))
+	r, err := New(bg, WithPath(dir), option.WithTokenBudget(200))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +233,7 @@ func TestObservedRewardRatesTheLoad(t *testing.T) {
 // units leaving both the short-term window and core, the ledger keeps a
 // standing only for units still stored.
 func TestRatingsForgetUnitsThatLeave(t *testing.T) {
-	m := newMemory(t, WithTokenBudget(200), WithMaxUnits(20), WithShortTerm(4))
+	m := newMemory(t, option.WithTokenBudget(200), option.WithMaxUnits(20), WithShortTerm(4))
 	for i := range 400 {
 		save(t, m, fmt.Sprintf("Note %d: the deploy host is build-%d.", i, i), fmt.Sprintf("Reply %d: yes, machine %d.", i, i*7))
 		load(t, m, fmt.Sprintf("Which deploy host, note %d?", i))
@@ -250,7 +251,7 @@ func TestRatingsForgetUnitsThatLeave(t *testing.T) {
 // As a long-term tier, the memory learns from a rating of what its Recall
 // showed, as it does from a rating of its own load.
 func TestRatingOfARecallTeaches(t *testing.T) {
-	m := newMemory(t, WithTokenBudget(200))
+	m := newMemory(t, option.WithTokenBudget(200))
 	for i := range 6 {
 		save(t, m, fmt.Sprintf("Note %d: the deploy host is build-%d.", i, i), "Ok.")
 	}
@@ -273,7 +274,7 @@ func TestRatingOfARecallTeaches(t *testing.T) {
 func TestRatedAnswerSurvivesReopen(t *testing.T) {
 	dir := t.TempDir()
 	open := func() *Memory {
-		m, err := New(bg, WithPath(dir), WithTokenBudget(14))
+		m, err := New(bg, WithPath(dir), option.WithTokenBudget(14))
 		if err != nil {
 			t.Fatal(err)
 		}

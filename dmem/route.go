@@ -22,7 +22,7 @@ import (
 // the same words, an answer at least partly right is shown again and
 // one rated wholly wrong (−1) makes room for others, and every unit shown
 // gains or loses standing, the rating less the running mean, which moves
-// its relevance for every later question. A learned gate ([WithGate])
+// its relevance for every later question. A learned gate ([option.WithGate])
 // learns from the units most likely to have answered. The
 // rating does not move the latest step's route: it is not about that step.
 //

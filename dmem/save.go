@@ -19,8 +19,8 @@ import (
 
 // SaveContext records the human message from inputs and the AI reply from
 // outputs as two steps of one turn (one [engram.Unit.Group]), each routed
-// and, at a load with a query, selected on its own. Keys are chosen as [WithInputKey]
-// and [WithOutputKey] say; values must be strings. An empty message is
+// and, at a load with a query, selected on its own. Keys are chosen as [option.WithInputKey]
+// and [option.WithOutputKey] say; values must be strings. An empty message is
 // skipped; both empty, a missing key or a non-string value give an error
 // wrapping [engram.ErrInvalidInput], and nothing is recorded. Invalid UTF-8
 // is stored with U+FFFD in place of bad bytes, and trailing white space is
@@ -73,7 +73,7 @@ type draft struct {
 	reward float64 // attached as the step is taken, under the same lock
 	meta   []byte
 	force  bool // an explicit add: core memory, whatever the gate says
-	chat   bool // part of the transcript: mirrored to WithChatHistory's history
+	chat   bool // part of the transcript: mirrored to option.WithChatHistory's history
 	handed bool // handed down by a working context (Demote): not a new turn
 
 	vec     []float32
@@ -82,7 +82,7 @@ type draft struct {
 	keys    []string        // terms and neighbouring pairs, for novelty
 	salient map[string]bool // terms that are numbers or names
 	lex     lexis           // what the words index keeps of the text
-	fs      []engram.Fact   // the facts it states: carried in, or read by WithFacts
+	fs      []engram.Fact   // the facts it states: carried in, or read by option.WithFacts
 }
 
 // record embeds and counts drafts, then places them in order and commits.
@@ -162,7 +162,7 @@ func (m *Memory) record(ctx context.Context, ds []draft) ([]string, error) {
 	return ids, m.wait(ctx, t)
 }
 
-// fits refuses a text longer than [WithMaxMessageBytes] allows.
+// fits refuses a text longer than [option.WithMaxMessageBytes] allows.
 func (m *Memory) fits(s string) error {
 	if n := len(s); m.opts.MaxBytes > 0 && n > m.opts.MaxBytes {
 		return fmt.Errorf("%d bytes, more than %d: %w", n, m.opts.MaxBytes, engram.ErrTooLarge)

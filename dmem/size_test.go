@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/option"
 )
 
 // TestMaxMessageBytes checks that a message over the limit is refused with
 // ErrTooLarge wherever it comes in, and that a demotion skips it and
 // stores the rest.
 func TestMaxMessageBytes(t *testing.T) {
-	m := newMemory(t, WithMaxMessageBytes(64), quietLog)
+	m := newMemory(t, option.WithMaxMessageBytes(64), quietLog)
 	big := strings.Repeat("x", 65)
 	if err := saveCtx(bg, m, big, "ok"); !errors.Is(err, engram.ErrTooLarge) {
 		t.Errorf("SaveContext = %v, want ErrTooLarge", err)

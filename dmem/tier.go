@@ -16,11 +16,11 @@ var _ engram.LongTerm = (*Memory)(nil)
 
 // Demote stores units a working context let go (see
 // ratedistortion.WithLongTerm), oldest first, as steps with their own role,
-// text, time and facts (the extractor of [WithFacts] reads those that come
+// text, time and facts (the extractor of [option.WithFacts] reads those that come
 // without). A unit the working context retrieved or was rewarded for
 // goes to core memory, as an explicit add does: that decision was made
 // above; the others are routed by the gate like any step. Units with empty
-// text, or longer than [WithMaxMessageBytes] allows (logged), are
+// text, or longer than [option.WithMaxMessageBytes] allows (logged), are
 // skipped; on error nothing is stored.
 func (m *Memory) Demote(ctx context.Context, units []engram.Demoted) error {
 	if err := memvars.Context(ctx); err != nil {

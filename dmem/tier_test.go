@@ -10,12 +10,13 @@ import (
 	"time"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/option"
 	"github.com/engram-go/engram/tokens"
 )
 
 func TestDemoteAndRecall(t *testing.T) {
 	ctx := context.Background()
-	m := newMemory(t, WithTokenBudget(200))
+	m := newMemory(t, option.WithTokenBudget(200))
 	day := time.Date(2023, 5, 8, 10, 0, 0, 0, time.UTC)
 	var ds []engram.Demoted
 	for i := range 40 {
@@ -68,7 +69,7 @@ func TestDateHeadersAndDependentTurns(t *testing.T) {
 	// From 35 tokens, the statement and its correction fit together.
 	for budget := 35; budget <= 90; budget += 5 {
 		at := time.Date(2023, 5, 8, 10, 0, 0, 0, time.UTC)
-		m := newMemory(t, WithTokenBudget(budget), WithClock(func() time.Time { return at }))
+		m := newMemory(t, option.WithTokenBudget(budget), option.WithClock(func() time.Time { return at }))
 		save(t, m, "Ana: The team meeting is on Monday at 9 am.", "")
 		save(t, m, "Ana: No, I said Tuesday at 9 am, not Monday.", "")
 		at = at.AddDate(0, 1, 0)
@@ -100,7 +101,7 @@ func TestDateHeadersAndDependentTurns(t *testing.T) {
 // speaker was "" for both, and the reply came first).
 func TestCorrectionWithoutSpeakerName(t *testing.T) {
 	for budget := 45; budget <= 90; budget += 5 {
-		m := newMemory(t, WithTokenBudget(budget))
+		m := newMemory(t, option.WithTokenBudget(budget))
 		save(t, m, "The dentist appointment is on Monday at 10.", "Noted, the dentist appointment is Monday.")
 		save(t, m, "No, I said Tuesday, not Monday.", "Sorry, Tuesday it is.")
 		for i := range 6 {
@@ -116,7 +117,7 @@ func TestCorrectionWithoutSpeakerName(t *testing.T) {
 // A tool result observed after its call is kept or dropped with it.
 func TestObservedToolResultStaysWithItsCall(t *testing.T) {
 	for budget := 5; budget <= 80; budget += 3 {
-		m := newMemory(t, WithTokenBudget(budget))
+		m := newMemory(t, option.WithTokenBudget(budget))
 		for i := range 3 {
 			save(t, m, fmt.Sprintf("Let's talk about topic %d, gardening and weather.", i), "Sure.")
 		}

@@ -119,7 +119,7 @@ func (u *unit) record(e Event) {
 // (on real dialogue that lost recall; version 2 and later write −1,
 // unknown, and nothing reads it), and keeps the time in nanoseconds, which
 // cannot hold every year; version 2 lacks the facts, and encode still writes it for a unit that states
-// none, so that a memory without [WithFacts] keeps records that earlier
+// none, so that a memory without [option.WithFacts] keeps records that earlier
 // releases read. decodeUnit reads all three.
 const codecVersion = 3
 

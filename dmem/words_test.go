@@ -10,6 +10,7 @@ import (
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem/internal/vecindex"
 	"github.com/engram-go/engram/internal/relevance"
+	"github.com/engram-go/engram/option"
 	"github.com/tmc/langchaingo/schema"
 )
 
@@ -17,7 +18,7 @@ import (
 // more than the resident units, every resident unit in its slot, and what
 // remains findable by its words.
 func TestWordsIndexCompacts(t *testing.T) {
-	m := newMemory(t, WithMaxUnits(50), WithShortTerm(0), WithTokenBudget(100))
+	m := newMemory(t, option.WithMaxUnits(50), WithShortTerm(0), option.WithTokenBudget(100))
 	for i := range 400 {
 		doc := schema.Document{PageContent: fmt.Sprintf("%s moved to %s in %d (note %d).", fxNames[i%len(fxNames)], fxCities[i%len(fxCities)], 1900+i, i)}
 		if _, err := m.AddDocuments(bg, []schema.Document{doc}); err != nil {
@@ -57,7 +58,7 @@ func TestWordsIndexCompacts(t *testing.T) {
 // hashed part in int8), so a unit's vector is its text's to a cosine of
 // 0.999, closer than any two texts' that merging would tell apart.
 func TestEmbeddingsSurviveRebuilds(t *testing.T) {
-	m := newMemory(t, WithMaxUnits(40))
+	m := newMemory(t, option.WithMaxUnits(40))
 	e := m.opts.Embedder
 	var out []engram.Unit
 	var before [][]float32
@@ -116,7 +117,7 @@ func cosine(a, b []float32) float64 {
 // unit's row may have moved. Reopened, every unit holds its text's vector.
 func TestStoredEmbeddingsSurviveRebuilds(t *testing.T) {
 	dir := t.TempDir()
-	m := newMemory(t, WithMaxUnits(40), WithPath(dir))
+	m := newMemory(t, option.WithMaxUnits(40), WithPath(dir))
 	for i := range 300 {
 		save(t, m, fmt.Sprintf("Note %d: the %d red %s sit by shelf %d.", i, i*7919%1009, []string{"cups", "pens", "maps", "keys"}[i%4], i%11), fmt.Sprintf("Kept %d.", i))
 	}

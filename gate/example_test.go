@@ -6,6 +6,7 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/gate"
+	"github.com/engram-go/engram/option"
 	"github.com/engram-go/engram/ratedistortion"
 )
 
@@ -28,7 +29,7 @@ func ExampleGate() {
 	parts := g.Contributions(fact)
 	fmt.Println(parts["name"] > 0)
 
-	mem, err := ratedistortion.New(ratedistortion.WithTokenBudget(60), ratedistortion.WithScorer(g))
+	mem, err := ratedistortion.New(option.WithTokenBudget(60), ratedistortion.WithScorer(g))
 	if err != nil {
 		panic(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/engram-go/engram/option"
 	"github.com/tmc/langchaingo/memory"
 	"github.com/tmc/langchaingo/schema"
 )
@@ -56,7 +57,7 @@ func BenchmarkLoad(b *testing.B) {
 		turns := benchTurns(n)
 		queries := benchTurns(64)
 		b.Run(fmt.Sprintf("engram/units=%d", n), func(b *testing.B) {
-			m, err := New(WithTokenBudget(benchBudget))
+			m, err := New(option.WithTokenBudget(benchBudget))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -106,7 +107,7 @@ func BenchmarkSave(b *testing.B) {
 		extra := benchTurns(512)
 		ctx := context.Background()
 		b.Run(fmt.Sprintf("engram/units=%d", n), func(b *testing.B) {
-			m, err := New(WithTokenBudget(benchBudget))
+			m, err := New(option.WithTokenBudget(benchBudget))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -145,7 +146,7 @@ func BenchmarkSave(b *testing.B) {
 func BenchmarkReward(b *testing.B) {
 	ctx := context.Background()
 	turns := benchTurns(3000)
-	m, err := New(WithTokenBudget(1024))
+	m, err := New(option.WithTokenBudget(1024))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -205,7 +206,7 @@ func BenchmarkSaveLarge(b *testing.B) {
 			msg := largeText(size, kind == "cjk")
 			b.Run(fmt.Sprintf("%s/MiB=%d", kind, size>>20), func(b *testing.B) {
 				for b.Loop() {
-					m, err := New(WithTokenBudget(benchBudget))
+					m, err := New(option.WithTokenBudget(benchBudget))
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -85,10 +85,7 @@ var (
 // counts them with cl100k_base and embeds offline.
 func New(opts ...Option) (*Buffer, error) {
 	o := defaults()
-	if err := memopts.Apply("ratedistortion", &o, opts); err != nil {
-		return nil, err
-	}
-	if err := o.validate(); err != nil {
+	if err := memopts.Build(&o, &o.Shared, opts, o.check); err != nil {
 		return nil, err
 	}
 	b := &Buffer{opts: o, headerTokens: o.Counter(summaryHeader), recencies: recencyTable(o.HalfLife)}
@@ -129,7 +126,7 @@ func (b *Buffer) MemoryVariables(context.Context) []string { return []string{b.o
 // outputs as two units of one turn (one [engram.Unit.Group]); a load
 // selects each on its own, as on real dialogue keeping a turn with its
 // reply cost recall. The keys are chosen as
-// [WithInputKey] and [WithOutputKey] describe; values must be strings.
+// [option.WithInputKey] and [option.WithOutputKey] describe; values must be strings.
 // On any error nothing is stored: a missing key, a nil map, a non-string
 // value or two blank messages give an error wrapping
 // [engram.ErrInvalidInput], as in dmem. One blank message is skipped;
@@ -348,7 +345,7 @@ func (b *Buffer) termsOf(e *entry) []string {
 	return out
 }
 
-// Clear forgets every unit. With [WithChatHistory] it clears the history
+// Clear forgets every unit. With [option.WithChatHistory] it clears the history
 // first, and if that fails returns its error and forgets nothing.
 func (b *Buffer) Clear(ctx context.Context) error {
 	if b.opts.Chat != nil {
@@ -395,15 +392,17 @@ type Stats struct {
 	// long-term tier ([WithLongTerm]) to take them.
 	Queued int
 	// Failures counts the failed calls into what was plugged into the
-	// buffer (see [WithErrorHandler]).
+	// buffer (see [option.WithErrorHandler]).
 	Failures engram.Failures
 }
 
 // Stats returns the buffer's counts.
 func (b *Buffer) Stats() Stats {
+	s := Stats{Failures: b.opts.Guards.Failures()} // counted apart from the pool, without its lock
 	b.mu.Lock()
-	defer b.mu.Unlock()
-	return Stats{Units: len(b.pool), Queued: len(b.demoted), Failures: b.opts.Guards.Failures()}
+	s.Units, s.Queued = len(b.pool), len(b.demoted)
+	b.mu.Unlock()
+	return s
 }
 
 // Pin marks unit id (and so its pair or group) as always kept. A load fails
@@ -441,7 +440,7 @@ func (b *Buffer) setPinned(id string, on bool) error {
 // words, an answer at least partly right is shown again and one rated
 // wholly wrong (−1) makes room for others; and every unit shown gains or
 // loses standing, the rating less the running mean, which moves its
-// relevance for every later question. A learned gate ([WithGate]) learns
+// relevance for every later question. A learned gate ([option.WithGate]) learns
 // from the units most likely to have answered. NaN and infinite ratings
 // give [engram.ErrInvalidInput]. If the load showed units recalled from a
 // long-term tier ([WithLongTerm]), r is passed on to the tier; an error of

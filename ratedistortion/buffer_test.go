@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/option"
 	"github.com/engram-go/engram/tokens"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/fake"
@@ -42,7 +43,7 @@ func load(t testing.TB, b *Buffer, q string) string {
 }
 
 func TestKeepsRelevantOldFactOverNewChatter(t *testing.T) {
-	b := newBuffer(t, WithTokenBudget(120))
+	b := newBuffer(t, option.WithTokenBudget(120))
 	save(t, b, "My sister Priya works as a marine biologist in Lisbon.", "That sounds like a fascinating job!")
 	for i := range 40 {
 		save(t, b, fmt.Sprintf("The weather is nice today, round %d.", i), "Glad to hear it.")
@@ -62,7 +63,7 @@ func TestKeepsRelevantOldFactOverNewChatter(t *testing.T) {
 
 func TestBadInput(t *testing.T) {
 	ctx := context.Background()
-	b := newBuffer(t, WithTokenBudget(100))
+	b := newBuffer(t, option.WithTokenBudget(100))
 	save(t, b, "keep me", "kept")
 	tests := []struct {
 		name    string
@@ -89,7 +90,7 @@ func TestBadInput(t *testing.T) {
 		t.Fatalf("non-string query: err = %v", err)
 	}
 	for _, n := range []int{0, -5} {
-		if _, err := New(WithTokenBudget(n)); !errors.Is(err, engram.ErrInvalidOption) {
+		if _, err := New(option.WithTokenBudget(n)); !errors.Is(err, engram.ErrInvalidOption) {
 			t.Fatalf("budget %d: err = %v", n, err)
 		}
 	}
@@ -97,7 +98,7 @@ func TestBadInput(t *testing.T) {
 
 func TestOversizedMessage(t *testing.T) {
 	ctx := context.Background()
-	b := newBuffer(t, WithTokenBudget(50))
+	b := newBuffer(t, option.WithTokenBudget(50))
 	huge := strings.Repeat("a long line about nothing in particular ", 30)
 	save(t, b, "Remember my locker code is 2231.", "Noted.")
 	save(t, b, huge, "ok")
@@ -126,7 +127,7 @@ func TestOversizedMessage(t *testing.T) {
 
 func TestKeysAndEncoding(t *testing.T) {
 	ctx := context.Background()
-	b := newBuffer(t, WithInputKey("question"), WithOutputKey("answer"), WithMemoryKey("chat"), WithHumanPrefix("User"), WithAIPrefix("Bot"))
+	b := newBuffer(t, option.WithInputKey("question"), option.WithOutputKey("answer"), option.WithMemoryKey("chat"), option.WithHumanPrefix("User"), option.WithAIPrefix("Bot"))
 	err := b.SaveContext(ctx, map[string]any{"question": "bad \xff bytes", "extra": 1}, map[string]any{"answer": "fine", "other": "x"})
 	if err != nil {
 		t.Fatal(err)
@@ -142,14 +143,14 @@ func TestKeysAndEncoding(t *testing.T) {
 	if !ok || h != "User: bad \uFFFD bytes\nBot: fine" {
 		t.Fatalf("history %q", h)
 	}
-	if _, err := New(WithHumanPrefix(" spaced")); !errors.Is(err, engram.ErrInvalidOption) {
+	if _, err := New(option.WithHumanPrefix(" spaced")); !errors.Is(err, engram.ErrInvalidOption) {
 		t.Fatalf("prefix with leading space: err = %v", err)
 	}
 }
 
 func TestToolCallsStayWithResults(t *testing.T) {
 	ctx := context.Background()
-	b := newBuffer(t, WithTokenBudget(1000))
+	b := newBuffer(t, option.WithTokenBudget(1000))
 	err := b.AddMessages(ctx,
 		llms.HumanChatMessage{Content: "What's the weather in Oslo?"},
 		llms.AIChatMessage{ToolCalls: []llms.ToolCall{{ID: "c1", FunctionCall: &llms.FunctionCall{Name: "weather", Arguments: `{"city":"Oslo"}`}}}},
@@ -170,7 +171,7 @@ func TestToolCallsStayWithResults(t *testing.T) {
 
 func TestReturnMessagesAndSummary(t *testing.T) {
 	ctx := context.Background()
-	b := newBuffer(t, WithTokenBudget(90), WithReturnMessages(true), WithSummaryShare(0.5))
+	b := newBuffer(t, option.WithTokenBudget(90), option.WithReturnMessages(true), WithSummaryShare(0.5))
 	save(t, b, "My dentist appointment is on 12 May at 3pm.", "Got it.")
 	for i := range 12 {
 		save(t, b, fmt.Sprintf("Random chatter number %d about the game last night.", i), "Ha, yes.")
@@ -208,7 +209,7 @@ func TestReturnMessagesAndSummary(t *testing.T) {
 
 func TestModelSummary(t *testing.T) {
 	model := fake.NewFakeLLM([]string{strings.Repeat("The user booked a dentist visit on 12 May. ", 20)})
-	b := newBuffer(t, WithTokenBudget(80), WithSummarizer(model), WithSummaryShare(0.5))
+	b := newBuffer(t, option.WithTokenBudget(80), WithSummarizer(model), WithSummaryShare(0.5))
 	save(t, b, "My dentist appointment is on 12 May at 3pm.", "Got it.")
 	for i := range 12 {
 		save(t, b, fmt.Sprintf("Random chatter number %d.", i), "Ha.")
@@ -229,7 +230,7 @@ func TestModelSummary(t *testing.T) {
 // one label, as in dmem; its text says how it went.
 func TestObserveRendersOneLabel(t *testing.T) {
 	ctx := context.Background()
-	b := newBuffer(t, WithTokenBudget(200))
+	b := newBuffer(t, option.WithTokenBudget(200))
 	if err := b.Observe(ctx, engram.Step{Kind: engram.StepToolError, Text: "weather(Lyon): timeout", Reward: -1}); err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +255,7 @@ func TestObserveRendersOneLabel(t *testing.T) {
 // alone. As messages, the observed result names no call id.
 func TestObservedToolCallKeepsItsResult(t *testing.T) {
 	ctx := context.Background()
-	b := newBuffer(t, WithTokenBudget(500))
+	b := newBuffer(t, option.WithTokenBudget(500))
 	save(t, b, "weather in Lyon?", "checking")
 	if err := b.Observe(ctx, engram.Step{Kind: engram.StepToolCall, Text: "weather(Lyon)"}); err != nil {
 		t.Fatal(err)
@@ -263,7 +264,7 @@ func TestObservedToolCallKeepsItsResult(t *testing.T) {
 	if err := b.Save(&buf); err != nil {
 		t.Fatal(err)
 	}
-	b, err := Restore(ctx, &buf, WithTokenBudget(500))
+	b, err := Restore(ctx, &buf, option.WithTokenBudget(500))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +288,7 @@ func TestObservedToolCallKeepsItsResult(t *testing.T) {
 	if last := us[len(us)-1]; last.Group == us[2].Group {
 		t.Errorf("a result observed after the next turn joined the old call's group %d", last.Group)
 	}
-	m := newBuffer(t, WithTokenBudget(500), WithReturnMessages(true))
+	m := newBuffer(t, option.WithTokenBudget(500), option.WithReturnMessages(true))
 	save(t, m, "weather in Lyon?", "checking")
 	_ = m.Observe(ctx, engram.Step{Kind: engram.StepToolCall, Text: "weather(Lyon)"})
 	_ = m.Observe(ctx, engram.Step{Kind: engram.StepToolResult, Text: "14C"})
@@ -306,7 +307,7 @@ func TestObservedToolCallKeepsItsResult(t *testing.T) {
 // deploy, with room for one line: what a rating of deployQuestion moves.
 func deployPool(t *testing.T) *Buffer {
 	t.Helper()
-	b := newBuffer(t, WithTokenBudget(14), WithSummaryShare(0))
+	b := newBuffer(t, option.WithTokenBudget(14), WithSummaryShare(0))
 	save(t, b, "The deploy script lives in tools/deploy.sh.", "")
 	save(t, b, "Deploy from the build host only.", "")
 	save(t, b, "Lunch is at noon.", "")
@@ -365,7 +366,7 @@ func TestRatingAfterTheRatedExchangeIsSaved(t *testing.T) {
 
 func TestPointerMessagesAndZeroCounter(t *testing.T) {
 	ctx := context.Background()
-	b := newBuffer(t, WithTokenCounter(func(string) int { return 0 }))
+	b := newBuffer(t, option.WithTokenCounter(func(string) int { return 0 }))
 	err := b.AddMessages(ctx,
 		&llms.AIChatMessage{ToolCalls: []llms.ToolCall{{ID: "c9", FunctionCall: &llms.FunctionCall{Name: "f"}}}},
 		&llms.ToolChatMessage{ID: "c9", Content: "done"},
@@ -384,7 +385,7 @@ func TestPointerMessagesAndZeroCounter(t *testing.T) {
 
 func TestPinDuringLoadIsRaceFree(t *testing.T) {
 	ctx := context.Background()
-	b := newBuffer(t, WithTokenBudget(200), WithReturnMessages(true))
+	b := newBuffer(t, option.WithTokenBudget(200), option.WithReturnMessages(true))
 	for i := range 30 {
 		save(t, b, fmt.Sprintf("fact %d", i), "ok")
 	}
@@ -415,7 +416,7 @@ func TestTrailingSpaceStaysInBudget(t *testing.T) {
 	c := tokens.Default()
 	for _, out := range []string{"ok \r", "ok\n\t", "fine   ", "x \r\n \r"} {
 		budget := c.Count("Human: hi\n") + c.Count("AI: "+out+"\n")
-		b := newBuffer(t, WithTokenBudget(budget))
+		b := newBuffer(t, option.WithTokenBudget(budget))
 		save(t, b, "hi", out)
 		v, err := b.LoadMemoryVariables(context.Background(), nil)
 		if err != nil {
@@ -432,7 +433,7 @@ func TestTrailingSpaceStaysInBudget(t *testing.T) {
 }
 
 func TestTypedNilMessage(t *testing.T) {
-	b := newBuffer(t, WithTokenBudget(100))
+	b := newBuffer(t, option.WithTokenBudget(100))
 	var ai *llms.AIChatMessage
 	var human *llms.HumanChatMessage
 	for _, m := range []llms.ChatMessage{ai, human, nil} {
@@ -449,7 +450,7 @@ func TestTypedNilMessage(t *testing.T) {
 // capped, so loads still work.
 func TestHugeUtilities(t *testing.T) {
 	huge := engram.ScorerFunc(func(engram.Features) float64 { return math.MaxFloat64 })
-	b := newBuffer(t, WithTokenBudget(200), WithScorer(huge))
+	b := newBuffer(t, option.WithTokenBudget(200), WithScorer(huge))
 	save(t, b, "hello there", "hi")
 	save(t, b, "Priya moved to Lisbon", "nice")
 	v, err := b.LoadMemoryVariables(context.Background(), map[string]any{"input": "hello"})
@@ -513,7 +514,7 @@ func (m cancellingModel) Call(ctx context.Context, p string, o ...llms.CallOptio
 // counted as retrieved, and Explain still shows the last good load.
 func TestFailedLoadLeavesNoTrace(t *testing.T) {
 	var cancel context.CancelFunc
-	b := newBuffer(t, WithTokenBudget(120), WithSummaryShare(0.5), WithSummarizer(cancellingModel{&cancel}), quiet)
+	b := newBuffer(t, option.WithTokenBudget(120), WithSummaryShare(0.5), WithSummarizer(cancellingModel{&cancel}), quiet)
 	fillForSummary(t, b)
 	for range 3 {
 		var ctx context.Context
@@ -542,8 +543,8 @@ func TestFailedLoadLeavesNoTrace(t *testing.T) {
 func TestFailingSummarizerGivesTheExtractiveSummary(t *testing.T) {
 	var told []error
 	m := &gatedModel{fail: true}
-	b := newBuffer(t, WithTokenBudget(120), WithSummaryShare(0.5), WithSummarizer(m), quiet,
-		WithErrorHandler(func(err error) { told = append(told, err) }))
+	b := newBuffer(t, option.WithTokenBudget(120), WithSummaryShare(0.5), WithSummarizer(m), quiet,
+		option.WithErrorHandler(func(err error) { told = append(told, err) }))
 	fillForSummary(t, b)
 	v, err := b.LoadMemoryVariables(context.Background(), map[string]any{"input": "locker code 1003"})
 	if err != nil {
@@ -564,7 +565,7 @@ func TestFailingSummarizerGivesTheExtractiveSummary(t *testing.T) {
 // cleared pool back into Explain or Reward.
 func TestClearDuringLoad(t *testing.T) {
 	m := &gatedModel{entered: make(chan struct{}), release: make(chan struct{})}
-	b := newBuffer(t, WithTokenBudget(120), WithSummaryShare(0.5), WithSummarizer(m))
+	b := newBuffer(t, option.WithTokenBudget(120), WithSummaryShare(0.5), WithSummarizer(m))
 	fillForSummary(t, b)
 	done := make(chan error)
 	go func() {
@@ -589,7 +590,7 @@ func TestClearDuringLoad(t *testing.T) {
 }
 
 func TestSummaryShareZeroTurnsSummariesOff(t *testing.T) {
-	b := newBuffer(t, WithTokenBudget(100), WithSummaryShare(0))
+	b := newBuffer(t, option.WithTokenBudget(100), WithSummaryShare(0))
 	save(t, b, "hi", "hello")
 	save(t, b, strings.Repeat("Priya lives in Lisbon. ", 40), "ok")
 	v, err := b.LoadMemoryVariables(context.Background(), map[string]any{"input": "hi"})

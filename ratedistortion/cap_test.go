@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/option"
 )
 
 // countingHandler counts the records it is given, by level.
@@ -48,7 +49,7 @@ func TestPoolCapLogsAtDebug(t *testing.T) {
 	for _, tier := range []bool{false, true} {
 		t.Run(fmt.Sprintf("long-term=%v", tier), func(t *testing.T) {
 			h := &countingHandler{counts: make(map[slog.Level]int)}
-			opts := []Option{WithTokenBudget(200), WithMaxUnits(100), WithLogger(slog.New(h))}
+			opts := []Option{option.WithTokenBudget(200), option.WithMaxUnits(100), option.WithLogger(slog.New(h))}
 			if tier {
 				opts = append(opts, WithLongTerm(&fakeTier{}))
 			}
@@ -94,7 +95,7 @@ func TestPoolCapLogsAtDebug(t *testing.T) {
 // filing only.
 func TestCapKeepsTheNewestObservedCallWithItsResult(t *testing.T) {
 	ctx := context.Background()
-	b := newBuffer(t, WithMaxUnits(4), WithLongTerm(&fakeTier{}), WithTokenBudget(14), quiet)
+	b := newBuffer(t, option.WithMaxUnits(4), WithLongTerm(&fakeTier{}), option.WithTokenBudget(14), quiet)
 	for _, s := range []engram.Step{{Kind: engram.StepToolCall, Text: "weather(Lyon)"}, {Kind: engram.StepToolResult, Text: "14C in Lyon"}} {
 		if err := b.Observe(ctx, s); err != nil {
 			t.Fatal(err)

@@ -36,7 +36,7 @@
 // pasted cannot start a line that reads as another role, whatever splits
 // the history into lines (bufio.ScanLines, strings.Split, Python's
 // str.splitlines); the counts are of this rendered form. With
-// [WithReturnMessages] texts come back as saved: there the role is the
+// [option.WithReturnMessages] texts come back as saved: there the role is the
 // message's type, not a label in its text.
 //
 // When the kept units were said on more than one day, each day's units come
@@ -44,13 +44,13 @@
 // changed shows when each value was said. A turn that qualifies the one
 // before it ("but not green apples") or corrects what its speaker just said
 // ("no, I said Tuesday") is one item with it, within the budget. With
-// [WithFacts] an extractor (a model, say) reads the facts each saved unit
+// [option.WithFacts] an extractor (a model, say) reads the facts each saved unit
 // states; a unit whose fact a newer unit gives another value is superseded
 // and passes its relevance to that unit, and a query finds a fact's newest
 // statement through the slot's own words too ("Omar employer").
 //
 // Two tiers: [WithLongTerm] puts the buffer over a long-term tier (an
-// [engram.LongTerm], such as a *dmem.Memory). Past the cap ([WithMaxUnits])
+// [engram.LongTerm], such as a *dmem.Memory). Past the cap ([option.WithMaxUnits])
 // the pool hands its oldest units down instead of dropping them; each load
 // with a query asks the tier for what it would show and the turns next to
 // it, scores those with the pool as one collection, and caches them;
@@ -77,7 +77,7 @@
 // the memory once did, cost 0.01 to 0.06.
 //
 // What a user plugs in — the long-term tier, the fact extractor
-// ([WithFacts]), the summariser, an embedder and a chat history given as
+// ([option.WithFacts]), the summariser, an embedder and a chat history given as
 // options — is called through a guard (internal/guard): each call runs
 // under the caller's context in a goroutine of its own; a panic becomes an
 // error wrapping [engram.ErrPanicked], logged; a call still running at the
@@ -91,12 +91,12 @@
 // still running leaves its own queued and returns), a failed recall loads
 // from the pool alone, a unit the extractor failed on is stored without
 // facts. Every failure is counted in [Buffer.Stats] and passed to
-// [WithErrorHandler]'s handler. A save whose context is done before its
+// [option.WithErrorHandler]'s handler. A save whose context is done before its
 // units are read fails, and stores nothing, as dmem's does.
 //
 // A message is analysed (its words, flags, facts, vector) by its first
 // 64 KiB, and its tokens counted whole, so that a save costs time linear
-// in its size; [WithMaxMessageBytes] refuses longer messages with
+// in its size; [option.WithMaxMessageBytes] refuses longer messages with
 // [engram.ErrTooLarge].
 //
 // A Buffer is safe for concurrent use. It holds everything in memory;
@@ -104,7 +104,7 @@
 // rewards taught it) in a versioned, checksummed format that [Restore]
 // resumes after a restart, rebuilding the indexes; [Buffer.SaveFile]
 // replaces a file atomically, and it or [RestoreFile] removes what a
-// crashed SaveFile left beside it. [WithChatHistory]
+// crashed SaveFile left beside it. [option.WithChatHistory]
 // mirrors the full transcript to a langchaingo history beside it. For a
 // durable, long-term store see package dmem.
 package ratedistortion

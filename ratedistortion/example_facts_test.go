@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/option"
 	"github.com/engram-go/engram/ratedistortion"
 )
 
@@ -13,7 +14,7 @@ import (
 // answered with the one that superseded it, though that shares no word
 // with the question. The extractor here knows two sentences; a real one
 // asks a model (adapters/langchaingo.FactExtractor).
-func ExampleWithFacts() {
+func Example_facts() {
 	ctx := context.Background()
 	known := map[string]engram.Fact{
 		"I live in Lisbon, above a bakery.":     {Subject: "user", Relation: "home city", Value: "Lisbon"},
@@ -25,7 +26,7 @@ func ExampleWithFacts() {
 		}
 		return nil, nil
 	}
-	mem, err := ratedistortion.New(ratedistortion.WithTokenBudget(30), ratedistortion.WithFacts(extract))
+	mem, err := ratedistortion.New(option.WithTokenBudget(30), option.WithFacts(extract))
 	if err != nil {
 		panic(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/option"
 	"github.com/engram-go/engram/ratedistortion"
 )
 
@@ -22,14 +23,14 @@ func (brokenTier) Reward(context.Context, float64) error { panic("index out of r
 // A tier that panics costs the buffer nothing but the tier: saves and
 // loads succeed, what the cap let go stays queued, and each failure is
 // counted and passed to the error handler.
-func ExampleWithErrorHandler() {
+func Example_errorHandler() {
 	ctx := context.Background()
 	var failed []error
 	mem, err := ratedistortion.New(
-		ratedistortion.WithMaxUnits(4),
+		option.WithMaxUnits(4),
 		ratedistortion.WithLongTerm(brokenTier{}),
-		ratedistortion.WithErrorHandler(func(err error) { failed = append(failed, err) }),
-		ratedistortion.WithLogger(slog.New(slog.DiscardHandler)),
+		option.WithErrorHandler(func(err error) { failed = append(failed, err) }),
+		option.WithLogger(slog.New(slog.DiscardHandler)),
 	)
 	if err != nil {
 		panic(err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/engram-go/engram/option"
 	"github.com/engram-go/engram/ratedistortion"
 )
 
@@ -13,7 +14,7 @@ import (
 // pool: the restored one answers as the original would.
 func ExampleRestore() {
 	ctx := context.Background()
-	mem, err := ratedistortion.New(ratedistortion.WithTokenBudget(60))
+	mem, err := ratedistortion.New(option.WithTokenBudget(60))
 	if err != nil {
 		panic(err)
 	}
@@ -31,7 +32,7 @@ func ExampleRestore() {
 		panic(err)
 	}
 
-	again, err := ratedistortion.Restore(ctx, &file, ratedistortion.WithTokenBudget(60))
+	again, err := ratedistortion.Restore(ctx, &file, option.WithTokenBudget(60))
 	if err != nil {
 		panic(err)
 	}

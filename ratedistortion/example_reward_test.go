@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/engram-go/engram/option"
 	"github.com/engram-go/engram/ratedistortion"
 )
 
@@ -12,7 +13,7 @@ import (
 func ExampleBuffer_Reward() {
 	ctx := context.Background()
 	// Room for one of the two lines about the deploy.
-	mem, err := ratedistortion.New(ratedistortion.WithTokenBudget(14))
+	mem, err := ratedistortion.New(option.WithTokenBudget(14))
 	if err != nil {
 		panic(err)
 	}

@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/engram-go/engram/option"
 	"github.com/engram-go/engram/ratedistortion"
 )
 
 // A small budget keeps the turn that answers the question, not the newest.
 func ExampleBuffer() {
 	ctx := context.Background()
-	mem, err := ratedistortion.New(ratedistortion.WithTokenBudget(60))
+	mem, err := ratedistortion.New(option.WithTokenBudget(60))
 	if err != nil {
 		panic(err)
 	}
@@ -44,7 +45,7 @@ func ExampleBuffer() {
 func ExampleWeights() {
 	w := ratedistortion.DefaultWeights
 	w.Recency = 0
-	mem, err := ratedistortion.New(ratedistortion.WithTokenBudget(40), ratedistortion.WithScorer(w))
+	mem, err := ratedistortion.New(option.WithTokenBudget(40), ratedistortion.WithScorer(w))
 	if err != nil {
 		panic(err)
 	}
@@ -59,7 +60,7 @@ func ExampleWeights() {
 // Explain says, for the last load, what was kept and dropped and why, in
 // the shape every engram memory gives.
 func ExampleBuffer_Explain() {
-	mem, _ := ratedistortion.New(ratedistortion.WithTokenBudget(16))
+	mem, _ := ratedistortion.New(option.WithTokenBudget(16))
 	ctx := context.Background()
 	_ = mem.SaveContext(ctx, map[string]any{"input": "Priya lives in Lisbon."}, map[string]any{"output": "Nice."})
 	_ = mem.SaveContext(ctx, map[string]any{"input": "I had soup."}, map[string]any{"output": "Yum."})
@@ -78,7 +79,7 @@ func ExampleBuffer_Explain() {
 // ExplainSelection adds the knapsack's view: whether the selection is
 // proven optimal, and each unit's features and novelty.
 func ExampleSelection() {
-	mem, _ := ratedistortion.New(ratedistortion.WithTokenBudget(16), ratedistortion.WithSummaryShare(0))
+	mem, _ := ratedistortion.New(option.WithTokenBudget(16), ratedistortion.WithSummaryShare(0))
 	ctx := context.Background()
 	_ = mem.SaveContext(ctx, map[string]any{"input": "Priya lives in Lisbon."}, map[string]any{"output": "Nice."})
 	_ = mem.SaveContext(ctx, map[string]any{"input": "I had soup."}, map[string]any{"output": "Yum."})

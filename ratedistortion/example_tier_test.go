@@ -8,6 +8,7 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem"
+	"github.com/engram-go/engram/option"
 	"github.com/engram-go/engram/ratedistortion"
 )
 
@@ -15,12 +16,12 @@ import (
 // long ago, and the load brings it back from the long-term tier.
 func ExampleWithLongTerm() {
 	ctx := context.Background()
-	longTerm, err := dmem.New(ctx, dmem.WithTokenBudget(80))
+	longTerm, err := dmem.New(ctx, option.WithTokenBudget(80))
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer longTerm.Close()
-	mem, err := ratedistortion.New(ratedistortion.WithTokenBudget(80), ratedistortion.WithMaxUnits(20),
+	mem, err := ratedistortion.New(option.WithTokenBudget(80), option.WithMaxUnits(20),
 		ratedistortion.WithLongTerm(longTerm))
 	if err != nil {
 		log.Fatal(err)

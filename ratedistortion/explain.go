@@ -63,7 +63,7 @@ type SelectedUnit struct {
 	// Recalled reports that the long-term tier returned the unit for this
 	// load (it may have been cached by an earlier one).
 	Recalled bool
-	// Facts are what the unit states (see [WithFacts]); SupersededBy the
+	// Facts are what the unit states (see [option.WithFacts]); SupersededBy the
 	// ID of the unit that states a newer value of one of their slots, which
 	// this load gave the unit's relevance to, or "".
 	Facts        []engram.Fact

@@ -12,7 +12,7 @@ import (
 	"github.com/engram-go/engram/internal/relevance"
 )
 
-// Facts that change (WithFacts): each saved unit's facts are read by the
+// Facts that change (option.WithFacts): each saved unit's facts are read by the
 // extractor and recorded in b.slots, the table of which units state which
 // slot. A load passes a superseded unit's relevance on to the unit that
 // states its slot's newest value (facts.Supersede), before utility, so the
@@ -22,7 +22,7 @@ import (
 // extractFacts fills the facts of es with the extractor's reading, outside
 // b.mu, the turns of a save at once (facts.Read). A unit the extractor
 // failed on (an error, a panic) is stored without facts: the failure is
-// logged, counted in [Buffer.Stats] and passed to [WithErrorHandler]'s
+// logged, counted in [Buffer.Stats] and passed to [option.WithErrorHandler]'s
 // handler, and the save goes on. A ctx done meanwhile (the extractor still
 // running at its deadline, say) fails the save: what the caller gave up on
 // is not stored. dmem answers both the same way.

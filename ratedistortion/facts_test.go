@@ -15,6 +15,7 @@ import (
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/embed"
 	"github.com/engram-go/engram/internal/facts"
+	"github.com/engram-go/engram/option"
 )
 
 // keyed is a fact extractor that knows some texts' facts, and records the
@@ -69,13 +70,13 @@ func TestFactsSupersedeTheOldValue(t *testing.T) {
 	const q = "Which city does Omar live in?"
 	// Without facts the old value answers: the new statement shares no
 	// word with the question.
-	plain := newBuffer(t, WithTokenBudget(40))
+	plain := newBuffer(t, option.WithTokenBudget(40))
 	moved(t, plain)
 	if h := load(t, plain, q); strings.Contains(h, "Edinburgh") || !strings.Contains(h, "Lisbon") {
 		t.Fatalf("without facts the test shows nothing: the new value was found or the old lost:\n%s", h)
 	}
 
-	b := newBuffer(t, WithTokenBudget(40), WithFacts(cityFacts().extract))
+	b := newBuffer(t, option.WithTokenBudget(40), option.WithFacts(cityFacts().extract))
 	moved(t, b)
 	h := load(t, b, q)
 	if !strings.Contains(h, "Edinburgh") {
@@ -115,7 +116,7 @@ func TestFactsRestatedSupersedeNothing(t *testing.T) {
 	same := "Omar: Still in Lisbon, still above the bakery."
 	k := cityFacts()
 	k.facts[same] = []engram.Fact{{Subject: "omar", Relation: "Home City", Value: "lisbon"}}
-	b := newBuffer(t, WithTokenBudget(400), WithFacts(k.extract))
+	b := newBuffer(t, option.WithTokenBudget(400), option.WithFacts(k.extract))
 	save(t, b, oldCity, "Ana: Nice.")
 	save(t, b, same, "Ana: Good.")
 	load(t, b, "Which city does Omar live in?")
@@ -129,7 +130,7 @@ func TestFactsRestatedSupersedeNothing(t *testing.T) {
 
 func TestFactsExtractorSeesKnownSlots(t *testing.T) {
 	k := cityFacts()
-	b := newBuffer(t, WithFacts(k.extract))
+	b := newBuffer(t, option.WithFacts(k.extract))
 	save(t, b, oldCity, "Ana: Nice.")
 	save(t, b, newCity, "Ana: Wow.")
 	// Each unit sees the slots known before it, and what the units of its
@@ -151,7 +152,7 @@ func TestFactsExtractorFailureLosesNothing(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var logs bytes.Buffer
-			b := newBuffer(t, WithFacts(tt.k.extract), WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+			b := newBuffer(t, option.WithFacts(tt.k.extract), option.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 			save(t, b, oldCity, "Ana: Nice.")
 			if n := b.Len(); n != 2 {
 				t.Fatalf("%d units stored, want 2", n)
@@ -169,14 +170,14 @@ func TestFactsExtractorFailureLosesNothing(t *testing.T) {
 }
 
 func TestFactsNilExtractorRefused(t *testing.T) {
-	if _, err := New(WithFacts(nil)); !errors.Is(err, engram.ErrInvalidOption) {
-		t.Fatalf("New(WithFacts(nil)) = %v, want ErrInvalidOption", err)
+	if _, err := New(option.WithFacts(nil)); !errors.Is(err, engram.ErrInvalidOption) {
+		t.Fatalf("New(option.WithFacts(nil)) = %v, want ErrInvalidOption", err)
 	}
 }
 
 func TestFactsInvalidAreDropped(t *testing.T) {
 	k := &keyed{facts: map[string][]engram.Fact{oldCity: {{Subject: "Omar", Relation: "", Value: "x"}, omarCity("Lisbon"), omarCity("Lisboa")}}}
-	b := newBuffer(t, WithFacts(k.extract))
+	b := newBuffer(t, option.WithFacts(k.extract))
 	save(t, b, oldCity, "Ana: Nice.")
 	if got := b.Units()[0].Facts; !slices.Equal(got, []engram.Fact{omarCity("Lisboa")}) {
 		t.Fatalf("facts kept %v, want the one valid fact per slot, the last given", got)
@@ -185,9 +186,9 @@ func TestFactsInvalidAreDropped(t *testing.T) {
 
 func TestFactsSurviveSaveAndRestore(t *testing.T) {
 	k := cityFacts()
-	b := newBuffer(t, WithTokenBudget(40), WithFacts(k.extract))
+	b := newBuffer(t, option.WithTokenBudget(40), option.WithFacts(k.extract))
 	moved(t, b)
-	r, err := Restore(context.Background(), bytes.NewReader(saved(t, b)), WithTokenBudget(40))
+	r, err := Restore(context.Background(), bytes.NewReader(saved(t, b)), option.WithTokenBudget(40))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,10 +204,10 @@ func TestFactsSurviveSaveAndRestore(t *testing.T) {
 }
 
 func TestRestoreReadsVersion2(t *testing.T) {
-	b := newBuffer(t, WithTokenBudget(200))
+	b := newBuffer(t, option.WithTokenBudget(200))
 	save(t, b, "Ana: I live in Lisbon.", "Ben: Lovely.")
 	v2 := b.snapshot().encodeVersion(2)
-	r, err := Restore(context.Background(), bytes.NewReader(v2), WithTokenBudget(200))
+	r, err := Restore(context.Background(), bytes.NewReader(v2), option.WithTokenBudget(200))
 	if err != nil {
 		t.Fatalf("a version 2 file: %v", err)
 	}
@@ -219,7 +220,7 @@ func TestFactsCapFallsBackToTheNewestLeft(t *testing.T) {
 	k := cityFacts()
 	mid := "Omar: For now we are staying in Porto with my aunt."
 	k.facts[mid] = []engram.Fact{omarCity("Porto")}
-	b := newBuffer(t, WithFacts(k.extract), WithMaxUnits(8), WithTokenBudget(400), quiet)
+	b := newBuffer(t, option.WithFacts(k.extract), option.WithMaxUnits(8), option.WithTokenBudget(400), quiet)
 	save(t, b, oldCity, "Ana: Nice.")
 	save(t, b, mid, "Ana: Family!")
 	for i := range 6 {
@@ -246,8 +247,8 @@ func TestFactsCapFallsBackToTheNewestLeft(t *testing.T) {
 func TestFactsRecalledUnitSupersededByThePool(t *testing.T) {
 	lt := &fakeTier{}
 	k := cityFacts()
-	b := newBuffer(t, WithTokenBudget(40), WithFacts(k.extract), WithLongTerm(lt), WithMaxUnits(20),
-		WithLogger(slog.New(slog.DiscardHandler)))
+	b := newBuffer(t, option.WithTokenBudget(40), option.WithFacts(k.extract), WithLongTerm(lt), option.WithMaxUnits(20),
+		option.WithLogger(slog.New(slog.DiscardHandler)))
 	moved(t, b)
 	// The cap handed the old statement down with its facts; the tier
 	// returns it on a query that matches it.
@@ -279,9 +280,9 @@ func TestFactsSlotWordsFindTheNewest(t *testing.T) {
 	k := &keyed{facts: map[string][]engram.Fact{poached: {{Subject: "Omar", Relation: "employer", Value: "Larkspur Games"}}}}
 	const q = "Which company does Omar work for these days?"
 	for _, with := range []bool{false, true} {
-		opts := []Option{WithTokenBudget(100)}
+		opts := []Option{option.WithTokenBudget(100)}
 		if with {
-			opts = append(opts, WithFacts(k.extract))
+			opts = append(opts, option.WithFacts(k.extract))
 		}
 		b := newBuffer(t, opts...)
 		save(t, b, poached, "Ana: Congratulations!")
@@ -326,7 +327,7 @@ func TestFactsSlotEmbeddingFailureIsLogged(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := &flakyEmbedder{e: def}
-	b := newBuffer(t, WithFacts(cityFacts().extract), WithEmbedder(e), WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	b := newBuffer(t, option.WithFacts(cityFacts().extract), option.WithEmbedder(e), option.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 	e.failAt = 2 // the turn embeds, then the slot's words fail
 	save(t, b, oldCity, "Ana: Nice.")
 	if b.Len() != 2 || !strings.Contains(logs.String(), "fact slots not embedded") {
@@ -347,7 +348,7 @@ func TestFactsManyAreCapped(t *testing.T) {
 		}
 		return fs, nil
 	}
-	b := newBuffer(t, WithFacts(ex))
+	b := newBuffer(t, option.WithFacts(ex))
 	save(t, b, oldCity, "Ana: Lovely.")
 	for _, u := range b.Units() {
 		if len(u.Facts) == 0 || len(u.Facts) > facts.MaxPerUnit {
@@ -362,7 +363,7 @@ func TestFactsInvalidUTF8Restore(t *testing.T) {
 	ex := func(context.Context, engram.Unit, []engram.Fact) ([]engram.Fact, error) {
 		return []engram.Fact{{Subject: "Omar\xff", Relation: "home city", Value: "Lis\xc0bon"}}, nil
 	}
-	b := newBuffer(t, WithFacts(ex))
+	b := newBuffer(t, option.WithFacts(ex))
 	save(t, b, oldCity, "Ana: Lovely.")
 	r, err := Restore(context.Background(), bytes.NewReader(saved(t, b)))
 	if err != nil {
@@ -387,7 +388,7 @@ func TestFactsExtractorCannotChangeKnown(t *testing.T) {
 		}
 		return nil, nil
 	}
-	b := newBuffer(t, WithFacts(ex))
+	b := newBuffer(t, option.WithFacts(ex))
 	save(t, b, oldCity, "Ana: Lovely.")
 	save(t, b, "Omar: Any bakery tips?", "Ana: The one on the corner.")
 	// The first reply is told what its question stated, then the second
@@ -403,7 +404,7 @@ func TestFactsExtractorCannotChangeKnown(t *testing.T) {
 // by the older one.
 func TestFactsRecalledNewerThanPinned(t *testing.T) {
 	lt := &fakeTier{}
-	b := newBuffer(t, WithTokenBudget(60), WithFacts(cityFacts().extract), WithLongTerm(lt), WithMaxUnits(20), quiet)
+	b := newBuffer(t, option.WithTokenBudget(60), option.WithFacts(cityFacts().extract), WithLongTerm(lt), option.WithMaxUnits(20), quiet)
 	save(t, b, oldCity, "Ana: Lovely.")
 	if err := b.Pin("u0"); err != nil {
 		t.Fatal(err)
@@ -444,7 +445,7 @@ func TestFactsRecalledSupersedeEachOther(t *testing.T) {
 		{Unit: engram.Unit{Role: engram.RoleHuman, Text: oldCity, Time: now.Add(-time.Hour), Facts: []engram.Fact{omarCity("Lisbon")}}},
 		{Unit: engram.Unit{Role: engram.RoleHuman, Text: newCity, Time: now, Facts: []engram.Fact{omarCity("Edinburgh")}}},
 	}}
-	b := newBuffer(t, WithTokenBudget(60), WithFacts(cityFacts().extract), WithLongTerm(lt), quiet)
+	b := newBuffer(t, option.WithTokenBudget(60), option.WithFacts(cityFacts().extract), WithLongTerm(lt), quiet)
 	save(t, b, "Omar: Any bakery tips?", "Ana: The one on the corner.")
 	load(t, b, "Which city does Omar live in?")
 	x, _ := b.ExplainSelection()
@@ -465,7 +466,7 @@ func TestFactsRecalledSupersedeEachOther(t *testing.T) {
 // with an extractor of its own does not ask the model again.
 func TestFactsReadGoDownRead(t *testing.T) {
 	lt := &fakeTier{}
-	b := newBuffer(t, WithFacts(cityFacts().extract), WithLongTerm(lt), WithMaxUnits(10), WithLogger(slog.New(slog.DiscardHandler)))
+	b := newBuffer(t, option.WithFacts(cityFacts().extract), WithLongTerm(lt), option.WithMaxUnits(10), option.WithLogger(slog.New(slog.DiscardHandler)))
 	moved(t, b)
 	if len(lt.held) == 0 {
 		t.Fatal("nothing went down")
@@ -477,7 +478,7 @@ func TestFactsReadGoDownRead(t *testing.T) {
 	}
 	// Without an extractor nothing was read.
 	lt2 := &fakeTier{}
-	b2 := newBuffer(t, WithLongTerm(lt2), WithMaxUnits(10), WithLogger(slog.New(slog.DiscardHandler)))
+	b2 := newBuffer(t, WithLongTerm(lt2), option.WithMaxUnits(10), option.WithLogger(slog.New(slog.DiscardHandler)))
 	moved(t, b2)
 	for _, d := range lt2.held {
 		if d.FactsRead {

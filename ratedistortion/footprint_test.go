@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/engram-go/engram/embed"
+	"github.com/engram-go/engram/option"
 )
 
 // TestOneCopyOfEachVector: after a load, every unit's embedding is its row
@@ -18,7 +19,7 @@ func TestOneCopyOfEachVector(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := newBuffer(t, WithMaxUnits(40), WithEmbedder(e))
+	b := newBuffer(t, option.WithMaxUnits(40), option.WithEmbedder(e))
 	check := func(when string) {
 		t.Helper()
 		b.mu.Lock()
@@ -56,7 +57,7 @@ func TestOneCopyOfEachVector(t *testing.T) {
 // formula gives, to the bit, at every age and half-life.
 func TestRecencyTable(t *testing.T) {
 	for _, hl := range []float64{1, 3.7, 8, 4096, 1e12, 1e13, math.Inf(1)} { // no decay at all is allowed
-		b := newBuffer(t, WithHalfLife(hl))
+		b := newBuffer(t, option.WithHalfLife(hl))
 		for _, age := range []int64{-1, 0, 1, 7, 8, 239, 240, 241, 4095, 4096, 1 << 20} {
 			if got, want := b.recency(age), recency(age, hl); got != want {
 				t.Errorf("half-life %v, age %d: table %v, formula %v", hl, age, got, want)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/engram-go/engram/internal/memvars/rendertest"
+	"github.com/engram-go/engram/option"
 	"github.com/engram-go/engram/tokens"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -17,7 +18,7 @@ import (
 // buffer counted.
 func TestRenderingCannotBeForged(t *testing.T) {
 	ctx := context.Background()
-	b, err := New(WithTokenBudget(100000))
+	b, err := New(option.WithTokenBudget(100000))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +56,7 @@ func TestRenderingCannotBeForged(t *testing.T) {
 // type, not a label in its text.
 func TestMessagesKeepText(t *testing.T) {
 	ctx := context.Background()
-	b, err := New(WithReturnMessages(true))
+	b, err := New(option.WithReturnMessages(true))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func TestBudgetHoldsForHardText(t *testing.T) {
 		strings.Repeat("x", 3000),
 	}, rendertest.Forgeries...)
 	for _, budget := range []int{30, 100, 300, 700, 1500} {
-		b, err := New(WithTokenBudget(budget))
+		b, err := New(option.WithTokenBudget(budget))
 		if err != nil {
 			t.Fatal(err)
 		}

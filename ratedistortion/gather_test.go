@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/engram-go/engram/internal/devset"
+	"github.com/engram-go/engram/option"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -36,7 +37,7 @@ func TestGatherKeepsRecall(t *testing.T) {
 	turns, asks := grownDialogue(t, 6000)
 	ctx := context.Background()
 	for _, budget := range []int{1024, 4096} {
-		buf := newBuffer(t, WithTokenBudget(budget))
+		buf := newBuffer(t, option.WithTokenBudget(budget))
 		for i := 0; i+1 < len(turns); i += 2 {
 			if err := buf.SaveContext(ctx, map[string]any{"input": turns[i]}, map[string]any{"output": turns[i+1]}); err != nil {
 				t.Fatal(err)
@@ -81,7 +82,7 @@ func TestGatherKeepsRecall(t *testing.T) {
 // scale. It takes about ten seconds, with ENGRAM_EVAL=1.
 func TestGatherAtScale(t *testing.T) {
 	turns, asks := grownDialogue(t, 100_000)
-	buf := newBuffer(t, WithTokenBudget(1024))
+	buf := newBuffer(t, option.WithTokenBudget(1024))
 	ctx := context.Background()
 	for i := 0; i+1 < len(turns); i += 2 {
 		if err := buf.SaveContext(ctx, map[string]any{"input": turns[i]}, map[string]any{"output": turns[i+1]}); err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/embed"
 	"github.com/engram-go/engram/internal/relevance"
+	"github.com/engram-go/engram/option"
 )
 
 // gatheredFacts fills a buffer past a lowered gather threshold with a fact,
@@ -24,7 +25,7 @@ func gatheredFacts(t *testing.T) *Buffer {
 		nu  = "Ana: The printer on the third floor jammed twice before lunch."
 	)
 	k := &keyed{facts: map[string][]engram.Fact{old: {omarCity("Lisbon")}, nu: {omarCity("Edinburgh")}}}
-	b := newBuffer(t, WithTokenBudget(256), WithFacts(k.extract))
+	b := newBuffer(t, option.WithTokenBudget(256), option.WithFacts(k.extract))
 	b.nearAbove = 100
 	nouns := []string{"garden", "tomato", "football", "traffic", "lunch", "printer", "movie", "train", "guitar", "budget", "weather", "kitchen", "bicycle", "novel", "meeting"}
 	adjs := []string{"noisy", "late", "broken", "lovely", "expensive", "slow", "fresh", "strange"}
@@ -101,7 +102,7 @@ func TestGatheredFactsLeaveNoTrace(t *testing.T) {
 // Loads and saves from several goroutines on a buffer past the (lowered)
 // gather threshold, for the race detector.
 func TestConcurrentGatheredLoads(t *testing.T) {
-	b := newBuffer(t, WithTokenBudget(256))
+	b := newBuffer(t, option.WithTokenBudget(256))
 	b.nearAbove = 100
 	for i := range 200 {
 		save(t, b, fmt.Sprintf("Turn %d about the garden and tomato %d.", i, i%17), fmt.Sprintf("Reply %d.", i))
@@ -171,7 +172,7 @@ func (e *oddEmbedder) EmbedQuery(_ context.Context, s string) ([]float32, error)
 
 func TestOddEmbeddingsGathered(t *testing.T) {
 	e := &oddEmbedder{dim: 16}
-	b := newBuffer(t, WithEmbedder(e), WithTokenBudget(128))
+	b := newBuffer(t, option.WithEmbedder(e), option.WithTokenBudget(128))
 	b.nearAbove = 40
 	ctx := context.Background()
 	for i := range 400 {

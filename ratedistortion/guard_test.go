@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/option"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/memory"
 )
@@ -107,7 +108,7 @@ func (l *errorLog) any(target error) bool {
 func TestPanickingTierIsSurvived(t *testing.T) {
 	lt := &badTier{}
 	var log errorLog
-	b := newBuffer(t, WithTokenBudget(200), WithMaxUnits(4), WithLongTerm(lt), WithErrorHandler(log.handle), quiet)
+	b := newBuffer(t, option.WithTokenBudget(200), option.WithMaxUnits(4), WithLongTerm(lt), option.WithErrorHandler(log.handle), quiet)
 	lt.panics.Store(true)
 	for i := range 6 {
 		save(t, b, fmt.Sprintf("Turn %d about the boat.", i), fmt.Sprintf("Ok %d.", i))
@@ -139,7 +140,7 @@ func TestPanickingTierIsSurvived(t *testing.T) {
 
 func TestBlockedTierDoesNotHoldSaves(t *testing.T) {
 	lt := &badTier{block: make(chan struct{})}
-	b := newBuffer(t, WithTokenBudget(200), WithMaxUnits(4), WithLongTerm(lt), quiet)
+	b := newBuffer(t, option.WithTokenBudget(200), option.WithMaxUnits(4), WithLongTerm(lt), quiet)
 	for i := range 2 {
 		save(t, b, fmt.Sprintf("Turn %d about the boat.", i), "Ok.")
 	}
@@ -211,7 +212,7 @@ func TestFailingExtractorStoresTheUnitWithoutFacts(t *testing.T) {
 	for _, how := range []string{"error", "panic"} {
 		t.Run(how, func(t *testing.T) {
 			var log errorLog
-			b := newBuffer(t, WithFacts(extractor(how)), WithErrorHandler(log.handle), quiet)
+			b := newBuffer(t, option.WithFacts(extractor(how)), option.WithErrorHandler(log.handle), quiet)
 			save(t, b, "Omar lives in Lisbon", "fail")
 			us := b.Units()
 			if len(us) != 2 || len(us[0].Facts) != 1 || us[1].Facts != nil {
@@ -226,7 +227,7 @@ func TestFailingExtractorStoresTheUnitWithoutFacts(t *testing.T) {
 
 func TestExtractorPastTheDeadlineFailsTheSave(t *testing.T) {
 	var log errorLog
-	b := newBuffer(t, WithFacts(extractor("block")), WithErrorHandler(log.handle), quiet)
+	b := newBuffer(t, option.WithFacts(extractor("block")), option.WithErrorHandler(log.handle), quiet)
 	err := timed(t, "a save", func(ctx context.Context) error {
 		return b.SaveContext(ctx, map[string]any{"input": "Omar lives in Lisbon"}, map[string]any{"output": "fail"})
 	})
@@ -263,7 +264,7 @@ func TestFailingEmbedderFailsTheCallAlone(t *testing.T) {
 		want error
 	}{{"panic", engram.ErrPanicked}, {"block", context.DeadlineExceeded}} {
 		t.Run(tt.how, func(t *testing.T) {
-			b := newBuffer(t, WithEmbedder(badEmbedder{tt.how}), quiet)
+			b := newBuffer(t, option.WithEmbedder(badEmbedder{tt.how}), quiet)
 			err := timed(t, "a save", func(ctx context.Context) error {
 				return b.SaveContext(ctx, map[string]any{"input": "hello"}, map[string]any{"output": "hi"})
 			})
@@ -294,7 +295,7 @@ func (blockedHistory) AddMessage(context.Context, llms.ChatMessage) error {
 }
 
 func TestBlockedChatHistoryReturnsAtTheDeadline(t *testing.T) {
-	b := newBuffer(t, WithChatHistory(blockedHistory{memory.NewChatMessageHistory()}), quiet)
+	b := newBuffer(t, option.WithChatHistory(blockedHistory{memory.NewChatMessageHistory()}), quiet)
 	err := timed(t, "a save", func(ctx context.Context) error {
 		return b.SaveContext(ctx, map[string]any{"input": "hello"}, map[string]any{"output": "hi"})
 	})
@@ -334,8 +335,8 @@ func (panickingModel) Call(context.Context, string, ...llms.CallOption) (string,
 // the panic.
 func TestPanickingSummarizerLeavesTheLoad(t *testing.T) {
 	var told error
-	b := newBuffer(t, WithTokenBudget(120), WithSummaryShare(0.5), WithSummarizer(panickingModel{}), quiet,
-		WithErrorHandler(func(err error) { told = err }))
+	b := newBuffer(t, option.WithTokenBudget(120), WithSummaryShare(0.5), WithSummarizer(panickingModel{}), quiet,
+		option.WithErrorHandler(func(err error) { told = err }))
 	for i := range 20 {
 		save(t, b, fmt.Sprintf("Turn %d: my cousin Ana keeps %d goats in Braga.", i, i), "Noted.")
 	}
@@ -365,7 +366,7 @@ func TestMillionFactsCostLittle(t *testing.T) {
 	for i := 0; i < len(many); i += len(cities) {
 		copy(many[i:], cities)
 	}
-	b := newBuffer(t, WithFacts(func(context.Context, engram.Unit, []engram.Fact) ([]engram.Fact, error) { return many, nil }), quiet)
+	b := newBuffer(t, option.WithFacts(func(context.Context, engram.Unit, []engram.Fact) ([]engram.Fact, error) { return many, nil }), quiet)
 	warm.Do(func() { save(t, newBuffer(t), "Omar lives in Lisbon.", "Nice.") })
 	start := time.Now()
 	save(t, b, "Omar lives in Lisbon.", "Nice.")
@@ -395,7 +396,7 @@ func (shortEmbedder) EmbedQuery(context.Context, string) ([]float32, error) {
 // An embedder that answers for fewer texts than it was given is bad input
 // from a plug-in, refused as such, and the save stores nothing.
 func TestEmbedderShortOfVectorsIsInvalidInput(t *testing.T) {
-	b := newBuffer(t, WithEmbedder(shortEmbedder{}), quiet)
+	b := newBuffer(t, option.WithEmbedder(shortEmbedder{}), quiet)
 	err := b.SaveContext(context.Background(), map[string]any{"input": "hello"}, map[string]any{"output": "hi"})
 	if !errors.Is(err, engram.ErrInvalidInput) || b.Len() != 0 {
 		t.Fatalf("save = %v with %d units, want ErrInvalidInput and none", err, b.Len())

@@ -7,7 +7,7 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
-// mirror adds msgs to the chat history ([WithChatHistory]), in order. The
+// mirror adds msgs to the chat history ([option.WithChatHistory]), in order. The
 // caller holds b.hist, so that concurrent saves reach the history in the
 // order they reach the pool.
 func (b *Buffer) mirror(ctx context.Context, msgs []llms.ChatMessage) error {

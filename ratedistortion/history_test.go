@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/option"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/memory"
 )
@@ -18,7 +19,7 @@ import (
 func TestChatHistoryMirrorsTheTranscript(t *testing.T) {
 	ctx := context.Background()
 	h := memory.NewChatMessageHistory()
-	b := newBuffer(t, WithTokenBudget(40), WithChatHistory(h))
+	b := newBuffer(t, option.WithTokenBudget(40), option.WithChatHistory(h))
 	save(t, b, "My sister Priya is a marine biologist in Lisbon.", "What a job!")
 	save(t, b, "It rained all day.", "") // an empty reply is not stored, nor mirrored
 	call := llms.AIChatMessage{ToolCalls: []llms.ToolCall{{ID: "c1", FunctionCall: &llms.FunctionCall{Name: "weather", Arguments: "{}"}}}}
@@ -96,7 +97,7 @@ func (f *failingHistory) Clear(ctx context.Context) error {
 func TestChatHistoryFailureStoresNothing(t *testing.T) {
 	ctx := context.Background()
 	h := &failingHistory{ChatMessageHistory: memory.NewChatMessageHistory()}
-	b := newBuffer(t, WithChatHistory(h))
+	b := newBuffer(t, option.WithChatHistory(h))
 	save(t, b, "Priya lives in Lisbon.", "Nice.")
 
 	h.failAt = h.writes + 2 // the reply's write fails
@@ -124,7 +125,7 @@ func TestChatHistoryFailureStoresNothing(t *testing.T) {
 func TestChatHistoryOrderUnderConcurrency(t *testing.T) {
 	ctx := context.Background()
 	h := memory.NewChatMessageHistory()
-	b := newBuffer(t, WithChatHistory(h))
+	b := newBuffer(t, option.WithChatHistory(h))
 	var wg sync.WaitGroup
 	for w := range 4 {
 		wg.Go(func() {
@@ -154,7 +155,7 @@ func TestChatHistoryOrderUnderConcurrency(t *testing.T) {
 }
 
 func TestTenantsRefuseOneChatHistory(t *testing.T) {
-	_, err := NewTenants(WithChatHistory(memory.NewChatMessageHistory()))
+	_, err := NewTenants(option.WithChatHistory(memory.NewChatMessageHistory()))
 	if !errors.Is(err, engram.ErrInvalidOption) {
 		t.Fatalf("NewTenants with a chat history gave %v", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/option"
 	"github.com/engram-go/engram/tokens"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -98,7 +99,7 @@ func FuzzBuffer(f *testing.F) {
 	f.Add([]byte("hello\x00world\x00remember my PIN is 1234\x00ok\xff\xfe bad utf8"), uint16(40), uint8(3))
 	f.Add([]byte(strings.Repeat("a very long message that will not fit ", 40)), uint16(12), uint8(0))
 	f.Fuzz(func(t *testing.T, data []byte, budget uint16, pin uint8) {
-		b, err := New(WithTokenBudget(int(budget%300)+1), WithSummaryShare(0.2))
+		b, err := New(option.WithTokenBudget(int(budget%300)+1), WithSummaryShare(0.2))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +138,7 @@ func TestInvariantsRandom(t *testing.T) {
 	}
 	ctx := context.Background()
 	for trial := range 60 {
-		b := newBuffer(t, WithTokenBudget(20+r.IntN(400)), WithExactLimit(r.IntN(30)-5), WithSummaryShare(float64(r.IntN(3))/10))
+		b := newBuffer(t, option.WithTokenBudget(20+r.IntN(400)), WithExactLimit(r.IntN(30)-5), WithSummaryShare(float64(r.IntN(3))/10))
 		for range r.IntN(60) {
 			switch r.IntN(5) {
 			case 0:
@@ -164,7 +165,7 @@ func TestInvariantsRandom(t *testing.T) {
 }
 
 func TestConcurrentSaveAndLoad(t *testing.T) {
-	b := newBuffer(t, WithTokenBudget(300), WithMaxUnits(200), WithLogger(slog.New(slog.DiscardHandler)))
+	b := newBuffer(t, option.WithTokenBudget(300), option.WithMaxUnits(200), option.WithLogger(slog.New(slog.DiscardHandler)))
 	ctx := context.Background()
 	var wg sync.WaitGroup
 	for w := range 4 {

@@ -78,7 +78,7 @@ func (b *Buffer) learnFromReferral(added []*entry) {
 // the running mean, from the units it showed that most likely answered —
 // the most relevant few — as the load scored them: the ledger's own gate
 // (credit.Ledger.Learn), which corrects every later load's utilities, and
-// a learned gate given by [WithGate]. b.mu is held.
+// a learned gate given by [option.WithGate]. b.mu is held.
 func (b *Buffer) learnFromRating(adv float64) {
 	s := b.last
 	if s == nil || adv == 0 {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/engram-go/engram/gate"
+	"github.com/engram-go/engram/option"
 )
 
 // In an agent-like loop — save, load, answer, save — the gate learns
@@ -17,7 +18,7 @@ func TestGateLearnsFromReferral(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := newBuffer(t, WithTokenBudget(4000), WithGate(g))
+	b := newBuffer(t, option.WithTokenBudget(4000), option.WithGate(g))
 	code := func(i int) string { return fmt.Sprintf("%04d", 1000+37*i) }
 	moods := []string{"sunny", "rainy", "windy", "foggy", "muggy", "chilly", "stormy", "balmy"}
 	for i := range 40 {
@@ -52,7 +53,7 @@ func TestGateLearnsFromReward(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := newBuffer(t, WithTokenBudget(60), WithGate(g))
+	b := newBuffer(t, option.WithTokenBudget(60), option.WithGate(g))
 	ctx := context.Background()
 	save(t, b, "The deploy script is tools/deploy.sh", "ok")
 	load(t, b, "how do I deploy?")
@@ -78,7 +79,7 @@ func TestReferralRepeatedByBothSides(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := newBuffer(t, WithTokenBudget(400), WithGate(g))
+		b := newBuffer(t, option.WithTokenBudget(400), option.WithGate(g))
 		save(t, b, "My sister Priya lives in Lisbon.", "Nice.")
 		load(t, b, "tell me about family")
 		x, _ := b.ExplainSelection()
@@ -103,7 +104,7 @@ func TestReferralRepeatedByBothSides(t *testing.T) {
 // answered with desk 417's line, and "Where does Brastok live?" after
 // Zorvath's answer was rated, with Brastok's.
 func TestRatingStaysWithItsQuestion(t *testing.T) {
-	b := newBuffer(t, WithTokenBudget(256))
+	b := newBuffer(t, option.WithTokenBudget(256))
 	for i := range 400 {
 		save(t, b, fmt.Sprintf("Fact %d: the code of desk %d is %d.", i, i, 7000+i), "Noted.")
 	}
@@ -129,7 +130,7 @@ func TestRatingStaysWithItsQuestion(t *testing.T) {
 	}
 
 	names, cities := []string{"Zorvath", "Quillmer", "Brastok"}, []string{"Lyon", "Oslo", "Porto"}
-	b = newBuffer(t, WithTokenBudget(64))
+	b = newBuffer(t, option.WithTokenBudget(64))
 	for i := range 160 {
 		save(t, b, fmt.Sprintf("Chatter line %d about nothing much.", i), "ok")
 		if n := (i - 10) / 50; i%50 == 10 && n < len(names) {

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/engram-go/engram/option"
 )
 
 // dirNames returns the names in dir, sorted.
@@ -101,7 +103,7 @@ func TestKilledSavesLeaveNothing(t *testing.T) {
 	}
 	left := dirNames(t, dir)
 	path := filepath.Join(dir, "memory.rd")
-	cheap := []Option{WithEmbedder(otherEmbedder{}), WithTokenCounter(func(s string) int { return len(s) / 4 })}
+	cheap := []Option{option.WithEmbedder(otherEmbedder{}), option.WithTokenCounter(func(s string) int { return len(s) / 4 })}
 	b, err := RestoreFile(context.Background(), path, cheap...)
 	if errors.Is(err, os.ErrNotExist) {
 		b = newBuffer(t, cheap...) // killed before a save ended
@@ -120,8 +122,8 @@ func TestKilledSavesLeaveNothing(t *testing.T) {
 // saveLoop saves a large buffer to dir until killed. It embeds and
 // counts cheaply, to start fast.
 func saveLoop(t *testing.T, dir string) {
-	b := newBuffer(t, WithEmbedder(otherEmbedder{}), WithTokenCounter(func(s string) int { return len(s) / 4 }),
-		WithTokenBudget(1000))
+	b := newBuffer(t, option.WithEmbedder(otherEmbedder{}), option.WithTokenCounter(func(s string) int { return len(s) / 4 }),
+		option.WithTokenBudget(1000))
 	for i := range 40 {
 		save(t, b, fmt.Sprintf("Filler %d: %s", i, strings.Repeat("lorem ipsum dolor ", 500)), "Ok.")
 	}

@@ -26,7 +26,7 @@ const redundancyCandidates = 12
 // that maximise utility for the query inputs[input key] within the token
 // budget, in chronological order, after a summary of what was left out.
 // No query (no inputs, or an empty one) is allowed: recency and flags
-// then decide. The input key is found as on save ([WithInputKey]): several
+// then decide. The input key is found as on save ([option.WithInputKey]): several
 // keys and none set, a missing input key or a non-string query give
 // [engram.ErrInvalidInput]. If pinned units alone
 // exceed the budget it returns [engram.ErrBudgetTooSmall].

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/option"
 )
 
 // The approximate index, the directives and the pinned units follow the
@@ -19,7 +20,7 @@ import (
 // fillers.
 func TestNearFollowsThePool(t *testing.T) {
 	ctx := context.Background()
-	b := newBuffer(t, WithTokenBudget(256), WithMaxUnits(300))
+	b := newBuffer(t, option.WithTokenBudget(256), option.WithMaxUnits(300))
 	b.nearAbove = 40
 	save(t, b, "My sister Priya is a marine biologist in Lisbon.", "How lovely.")
 	capped := true // the cap may drop the fact

@@ -11,6 +11,8 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/embed"
+	"github.com/engram-go/engram/internal/memopts"
+	"github.com/engram-go/engram/option"
 )
 
 // TestDeprecatedOptions: each old name sets what its new name sets.
@@ -20,18 +22,26 @@ func TestDeprecatedOptions(t *testing.T) {
 		old, new Option
 		field    func(o options) float64
 	}{
-		{"WithRecencyHalfLife", WithRecencyHalfLife(3), WithHalfLife(3), func(o options) float64 { return o.HalfLife }},
+		{"WithRecencyHalfLife", WithRecencyHalfLife(3), option.WithHalfLife(3), func(o options) float64 { return o.HalfLife }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a, b := defaults(), defaults()
-			tt.old(&a)
-			tt.new(&b)
+			a, b := built(t, tt.old), built(t, tt.new)
 			if tt.field(a) != tt.field(b) || tt.field(a) == tt.field(defaults()) {
 				t.Errorf("old name set %v, new name %v (default %v)", tt.field(a), tt.field(b), tt.field(defaults()))
 			}
 		})
 	}
+}
+
+// built returns the options opts build, failing t if they are refused.
+func built(t *testing.T, opts ...Option) options {
+	t.Helper()
+	o := defaults()
+	if err := memopts.Build(&o, &o.Shared, opts, o.check); err != nil {
+		t.Fatal(err)
+	}
+	return o
 }
 
 // nanEmbedder gives a NaN component to texts that mention Omar.
@@ -62,13 +72,13 @@ func (n nanEmbedder) EmbedQuery(ctx context.Context, t string) ([]float32, error
 	return vs[0], nil
 }
 
-// TestBadInputIsAnError: a nil option, a nil reader or writer, a nil context and an
+// TestBadInputIsAnError: an empty option, a nil reader or writer, a nil context and an
 // embedder's non-finite vector are refused with an error, not a panic, and
 // a refused save stores nothing, so that what Save writes Restore reads.
 func TestBadInputIsAnError(t *testing.T) {
 	ctx := context.Background()
-	if _, err := New(WithTokenBudget(100), nil); !errors.Is(err, engram.ErrInvalidOption) {
-		t.Errorf("New with a nil option: %v", err)
+	if _, err := New(option.WithTokenBudget(100), Option{}); !errors.Is(err, engram.ErrInvalidOption) {
+		t.Errorf("New with an empty option: %v", err)
 	}
 	if _, err := Restore(ctx, nil); !errors.Is(err, engram.ErrInvalidInput) {
 		t.Errorf("Restore from a nil reader: %v", err)
@@ -91,7 +101,7 @@ func TestBadInputIsAnError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b = newBuffer(t, WithEmbedder(nanEmbedder{own}))
+	b = newBuffer(t, option.WithEmbedder(nanEmbedder{own}))
 	save(t, b, "We met at the cafe.", "Nice.")
 	if err := b.SaveContext(ctx, map[string]any{"input": "Omar works at Acme."}, map[string]any{"output": "OK."}); !errors.Is(err, engram.ErrInvalidInput) {
 		t.Fatalf("a NaN embedding: %v, want ErrInvalidInput", err)
@@ -106,7 +116,7 @@ func TestBadInputIsAnError(t *testing.T) {
 	if err := b.Save(&buf); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Restore(ctx, &buf, WithEmbedder(nanEmbedder{own})); err != nil {
+	if _, err := Restore(ctx, &buf, option.WithEmbedder(nanEmbedder{own})); err != nil {
 		t.Errorf("restoring what Save wrote: %v", err)
 	}
 }

@@ -83,7 +83,7 @@ type savedUnit struct {
 // the units recalled from the long-term tier (it holds them), the last
 // load (so [Buffer.Explain] starts afresh, and a rating after the restore
 // rates no load), the options
-// (Restore takes its own) and the gate ([WithGate]; the caller saves it).
+// (Restore takes its own) and the gate ([option.WithGate]; the caller saves it).
 //
 // The buffer is copied under its lock, which is then released: Save is
 // safe during saves and loads, and w may be slow. The format is versioned
@@ -135,10 +135,10 @@ func (b *Buffer) SaveFile(path string) error {
 // vector is not the stored one (another dimension, or a cosine below
 // 0.99: another model), every unit is embedded again. Token counts are
 // stored with a fingerprint of the prefixes and the counter that made
-// them; under other prefixes ([WithHumanPrefix], [WithAIPrefix]) or another
+// them; under other prefixes ([option.WithHumanPrefix], [option.WithAIPrefix]) or another
 // encoding or counter, every unit is counted again. Options that only
 // decide loads (budget, scorer, cap) apply from the next call; a pool over
-// a smaller cap ([WithMaxUnits]) is trimmed at the next save, and the units
+// a smaller cap ([option.WithMaxUnits]) is trimmed at the next save, and the units
 // queued for the long-term tier are handed to it then.
 //
 // Data that is not a saved buffer, or is truncated or damaged, gives an

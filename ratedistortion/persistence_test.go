@@ -23,6 +23,7 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/embed"
+	"github.com/engram-go/engram/option"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -44,8 +45,8 @@ func stepClock() func() time.Time {
 }
 
 func persistOpts() []Option {
-	return []Option{WithTokenBudget(120), WithMaxUnits(30), WithLongTerm(stuckTier{}),
-		WithLogger(slog.New(slog.DiscardHandler)), WithClock(stepClock())}
+	return []Option{option.WithTokenBudget(120), option.WithMaxUnits(30), WithLongTerm(stuckTier{}),
+		option.WithLogger(slog.New(slog.DiscardHandler)), option.WithClock(stepClock())}
 }
 
 // richBuffer has every kind of state a save must keep: pairs, a pin,
@@ -266,7 +267,7 @@ func (l *takingTier) Demote(_ context.Context, ds []engram.Demoted) error {
 func TestRestoreRecountsTokens(t *testing.T) {
 	var calls atomic.Int64
 	byLen := func(s string) int { calls.Add(1); return len(s) }
-	opts := append(persistOpts(), WithTokenCounter(byLen))
+	opts := append(persistOpts(), option.WithTokenCounter(byLen))
 	data := saved(t, richBuffer(t, opts...))
 	calls.Store(0)
 	restored(t, data, opts...)
@@ -274,7 +275,7 @@ func TestRestoreRecountsTokens(t *testing.T) {
 		t.Fatalf("restoring under the same counter counted %d lines", n)
 	}
 
-	c := restored(t, data, append(opts, WithHumanPrefix("User"))...)
+	c := restored(t, data, append(opts, option.WithHumanPrefix("User"))...)
 	for _, e := range c.pool {
 		if line := c.line(e.unit.Role, e.unit.Text); e.unit.Tokens != max(1, len(line)) || strings.HasPrefix(line, "Human") {
 			t.Fatalf("unit %s: %d tokens for %q", e.unit.ID, e.unit.Tokens, line)
@@ -332,13 +333,13 @@ func TestRestoreEmbeddings(t *testing.T) {
 		t.Fatal(err)
 	}
 	ce := &countingEmbedder{Embedder: e}
-	c := restored(t, data, append(persistOpts(), WithEmbedder(ce))...)
+	c := restored(t, data, append(persistOpts(), option.WithEmbedder(ce))...)
 	if n := ce.texts.Load(); n != 1 {
 		t.Fatalf("restore with the same embedder embedded %d texts, want 1", n)
 	}
 	sameState(t, b, c, true)
 
-	d := restored(t, data, append(persistOpts(), WithEmbedder(otherEmbedder{}))...)
+	d := restored(t, data, append(persistOpts(), option.WithEmbedder(otherEmbedder{}))...)
 	for _, u := range d.Units() {
 		if len(u.Embedding) != 3 {
 			t.Fatalf("unit %s keeps a %d-dimensional embedding under a 3-dimensional embedder", u.ID, len(u.Embedding))
@@ -367,9 +368,9 @@ func (z *zeroEmbedder) EmbedQuery(context.Context, string) ([]float32, error) {
 // Zero vectors, stored and made again, agree: nothing is embedded again.
 func TestRestoreZeroEmbeddings(t *testing.T) {
 	z := &zeroEmbedder{}
-	data := saved(t, richBuffer(t, append(persistOpts(), WithEmbedder(z))...))
+	data := saved(t, richBuffer(t, append(persistOpts(), option.WithEmbedder(z))...))
 	z.texts.Store(0)
-	restored(t, data, append(persistOpts(), WithEmbedder(z))...)
+	restored(t, data, append(persistOpts(), option.WithEmbedder(z))...)
 	if n := z.texts.Load(); n != 1 {
 		t.Fatalf("restore embedded %d texts, want 1", n)
 	}
@@ -464,7 +465,7 @@ func reseal(body []byte, version uint16) []byte {
 // its checks gives a buffer that loads, saves and round-trips.
 func FuzzRestore(f *testing.F) {
 	ctx := context.Background()
-	small := newBuffer(f, WithTokenBudget(60))
+	small := newBuffer(f, option.WithTokenBudget(60))
 	save(f, small, "Priya lives in Lisbon.", "Nice.")
 	if err := small.AddMessages(ctx, llms.AIChatMessage{ToolCalls: []llms.ToolCall{{ID: "c", FunctionCall: &llms.FunctionCall{Name: "f"}}}}); err != nil {
 		f.Fatal(err)
@@ -474,12 +475,12 @@ func FuzzRestore(f *testing.F) {
 	f.Add(data[headerLen:len(data)-4], true)
 	f.Add(saved(f, newBuffer(f)), false)
 	f.Add([]byte(magic), false)
-	withFacts := newBuffer(f, WithTokenBudget(60), WithFacts(cityFacts().extract))
+	withFacts := newBuffer(f, option.WithTokenBudget(60), option.WithFacts(cityFacts().extract))
 	save(f, withFacts, oldCity, "Ana: Lovely.")
 	save(f, withFacts, newCity, "Ana: What a change!")
 	facts := saved(f, withFacts)
 	f.Add(facts, false)
-	rated := newBuffer(f, WithTokenBudget(60))
+	rated := newBuffer(f, option.WithTokenBudget(60))
 	save(f, rated, "Priya lives in Lisbon.", "Nice.")
 	load(f, rated, "Where does Priya live?")
 	if err := rated.Reward(ctx, 1); err != nil {
@@ -491,7 +492,7 @@ func FuzzRestore(f *testing.F) {
 		if sealed {
 			in = reseal(in, formatVersion)
 		}
-		b, err := Restore(ctx, bytes.NewReader(in), WithTokenBudget(60))
+		b, err := Restore(ctx, bytes.NewReader(in), option.WithTokenBudget(60))
 		if err != nil {
 			if b != nil || !errors.Is(err, engram.ErrInvalidInput) {
 				t.Fatalf("restore gave %v, %v", b, err)
@@ -507,7 +508,7 @@ func FuzzRestore(f *testing.F) {
 			}
 		}
 		save(t, b, "Where does Priya live?", "Lisbon.")
-		c := restored(t, saved(t, b), WithTokenBudget(60))
+		c := restored(t, saved(t, b), option.WithTokenBudget(60))
 		if !reflect.DeepEqual(wall(b.Units()), c.Units()) {
 			t.Fatal("a restored buffer does not round-trip")
 		}
@@ -517,7 +518,7 @@ func FuzzRestore(f *testing.F) {
 // Save copies the buffer under its lock: saves, loads and rewards may run
 // meanwhile, and every copy restores.
 func TestSaveDuringSaveContextIsRaceFree(t *testing.T) {
-	b := newBuffer(t, WithTokenBudget(200), WithMaxUnits(80), WithLogger(slog.New(slog.DiscardHandler)))
+	b := newBuffer(t, option.WithTokenBudget(200), option.WithMaxUnits(80), option.WithLogger(slog.New(slog.DiscardHandler)))
 	ctx := context.Background()
 	var wg sync.WaitGroup
 	for w := range 3 {
@@ -557,7 +558,7 @@ func TestSaveDuringSaveContextIsRaceFree(t *testing.T) {
 	if len(last) == 0 {
 		t.Fatal("no save")
 	}
-	c := restored(t, saved(t, b), WithTokenBudget(200), WithMaxUnits(80))
+	c := restored(t, saved(t, b), option.WithTokenBudget(200), option.WithMaxUnits(80))
 	sameState(t, b, c, true)
 }
 
@@ -606,7 +607,7 @@ func TestRestoreKeepsWhatRatingsTaught(t *testing.T) {
 	if rated == first {
 		t.Fatal("the rating changed nothing")
 	}
-	r := restored(t, saved(t, b), WithTokenBudget(14), WithSummaryShare(0))
+	r := restored(t, saved(t, b), option.WithTokenBudget(14), WithSummaryShare(0))
 	if got := load(t, r, q); got != rated {
 		t.Fatalf("restored:\n%s\nwant, as before the save:\n%s", got, rated)
 	}
@@ -615,7 +616,7 @@ func TestRestoreKeepsWhatRatingsTaught(t *testing.T) {
 		t.Fatal(err)
 	}
 	v3 := b.snapshot().encodeVersion(3)
-	old, err := Restore(ctx, bytes.NewReader(v3), WithTokenBudget(14), WithSummaryShare(0))
+	old, err := Restore(ctx, bytes.NewReader(v3), option.WithTokenBudget(14), WithSummaryShare(0))
 	if err != nil {
 		t.Fatalf("a version 3 file: %v", err)
 	}
@@ -628,7 +629,7 @@ func TestRestoreKeepsWhatRatingsTaught(t *testing.T) {
 // buffer's saved form stays one Restore reads.
 func TestHugeRatingsStillRestore(t *testing.T) {
 	ctx := context.Background()
-	b := newBuffer(t, WithTokenBudget(14), WithSummaryShare(0))
+	b := newBuffer(t, option.WithTokenBudget(14), WithSummaryShare(0))
 	save(t, b, "The deploy script lives in tools/deploy.sh.", "")
 	save(t, b, "Deploy from the build host only.", "")
 	for range 3 {
@@ -644,7 +645,7 @@ func TestHugeRatingsStillRestore(t *testing.T) {
 			t.Fatalf("unit %s holds a reward of %v from six ratings", e.unit.ID, e.reward)
 		}
 	}
-	restored(t, saved(t, b), WithTokenBudget(14), WithSummaryShare(0))
+	restored(t, saved(t, b), option.WithTokenBudget(14), WithSummaryShare(0))
 }
 
 // A file with bytes after the saved buffer is damaged, not restored as if

@@ -11,6 +11,7 @@ import (
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/internal/relevance"
 	"github.com/engram-go/engram/internal/text"
+	"github.com/engram-go/engram/option"
 )
 
 // count returns how many units of b hold text.
@@ -29,7 +30,7 @@ func count(b *Buffer, role engram.Role, text string) int {
 // now, keeping its id, so a load shows it once and a question-free load,
 // which goes by recency, shows it.
 func TestExactRepeatMerges(t *testing.T) {
-	b := newBuffer(t, WithTokenBudget(200))
+	b := newBuffer(t, option.WithTokenBudget(200))
 	const fact, ok = "My team meets on Mondays.", "ok"
 	save(t, b, fact, ok)
 	first := b.Units()[0].ID
@@ -145,7 +146,7 @@ func TestRepeatAwaitingItsReply(t *testing.T) {
 // TestRepeatSurvivesSave: a buffer whose turns moved saves and restores,
 // and a repeat after restoring still merges.
 func TestRepeatSurvivesSave(t *testing.T) {
-	b := newBuffer(t, WithTokenBudget(200))
+	b := newBuffer(t, option.WithTokenBudget(200))
 	save(t, b, "My team meets on Mondays.", "ok")
 	save(t, b, "I had soup.", "ok")
 	save(t, b, "My team meets on Mondays.", "ok")
@@ -187,7 +188,7 @@ func TestSameSquashed(t *testing.T) {
 // pool, and the lexical index is renumbered to match, not rebuilt from
 // every unit's text: it scores as an index built afresh does.
 func TestRepeatRenumbersIndex(t *testing.T) {
-	b := newBuffer(t, WithTokenBudget(200))
+	b := newBuffer(t, option.WithTokenBudget(200))
 	save(t, b, "My team meets on Mondays.", "Noted.")
 	for i := range 50 {
 		save(t, b, fmt.Sprintf("Filler %d about the weather.", i), "OK.")
@@ -224,7 +225,7 @@ func TestRepeatRenumbersIndex(t *testing.T) {
 // budget goes to what says something; a reply of its own is kept as
 // before, and a stock reply the question is about still is.
 func TestFormulaicReplyNeedsItsQuestion(t *testing.T) {
-	b := newBuffer(t, WithTokenBudget(120))
+	b := newBuffer(t, option.WithTokenBudget(120))
 	for i := range 200 {
 		save(t, b, fmt.Sprintf("Chatter line %d about the weather and lunch %d.", i, i%7), "ok")
 	}
@@ -263,7 +264,7 @@ func TestFormulaicReplyNeedsItsQuestion(t *testing.T) {
 		t.Fatalf("valued as replies of their own, %d stock replies and %d questions were kept (%d questions without them): the test shows nothing", stock2, humans2, humans)
 	}
 	// A stock reply kept for its own relevance: the question is about it.
-	b = newBuffer(t, WithTokenBudget(60))
+	b = newBuffer(t, option.WithTokenBudget(60))
 	save(t, b, "Shall I book the table?", "Jawohl, mein Kapitän.")
 	for i := range 40 {
 		save(t, b, fmt.Sprintf("Chatter line %d about the weather and lunch %d.", i, i%7), "Jawohl, mein Kapitän.")
@@ -277,7 +278,7 @@ func TestFormulaicReplyNeedsItsQuestion(t *testing.T) {
 // replies again, and one whose copies the pool cap let go is a reply of
 // its own once more.
 func TestFormulaicSurvivesRestoreAndCap(t *testing.T) {
-	b := newBuffer(t, WithMaxUnits(6))
+	b := newBuffer(t, option.WithMaxUnits(6))
 	save(t, b, "First question?", "ok")
 	save(t, b, "Second question?", "ok")
 	stock := func(b *Buffer) (n int) {
@@ -295,7 +296,7 @@ func TestFormulaicSurvivesRestoreAndCap(t *testing.T) {
 	if err := b.Save(&buf); err != nil {
 		t.Fatal(err)
 	}
-	r, err := Restore(context.Background(), &buf, WithMaxUnits(6))
+	r, err := Restore(context.Background(), &buf, option.WithMaxUnits(6))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,7 +325,7 @@ func TestFormulaicSurvivesRestoreAndCap(t *testing.T) {
 // is a reply of its own again, in the buffer and in its restored copy
 // alike, so that both load the same.
 func TestFormulaicSameAfterRestore(t *testing.T) {
-	opts := []Option{WithTokenBudget(10), WithMaxUnits(10)}
+	opts := []Option{option.WithTokenBudget(10), option.WithMaxUnits(10)}
 	b := newBuffer(t, opts...)
 	save(t, b, "hello there", "ok")
 	for i := range 4 {

@@ -31,7 +31,7 @@ type Weights struct {
 // per token, and a flatter scale lets many half-relevant short messages
 // outbid the one that answers (on real dialogue the square lost 0.11 of
 // recall at 1,024 tokens; 12 and 16 are level). Flags no longer multiply
-// relevance: on real dialogue that was worth nothing. Recency is weak and short-lived (see [WithHalfLife]): it
+// relevance: on real dialogue that was worth nothing. Recency is weak and short-lived (see [option.WithHalfLife]): it
 // keeps the last exchanges for continuity without crowding out old facts.
 //
 // Rewarded is 0: ratings reach a unit through its relevance (see

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/option"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/memory"
 )
@@ -15,7 +16,7 @@ import (
 // ErrTooLarge, the whole call with it, before the chat history is written.
 func TestMaxMessageBytes(t *testing.T) {
 	h := memory.NewChatMessageHistory()
-	b := newBuffer(t, WithMaxMessageBytes(64), WithChatHistory(h))
+	b := newBuffer(t, option.WithMaxMessageBytes(64), option.WithChatHistory(h))
 	ctx := context.Background()
 	err := b.AddMessages(ctx, llms.HumanChatMessage{Content: "short"}, llms.AIChatMessage{Content: strings.Repeat("x", 65)})
 	if !errors.Is(err, engram.ErrTooLarge) || !errors.Is(err, engram.ErrInvalidInput) {

@@ -8,25 +8,26 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/gate"
+	"github.com/engram-go/engram/option"
 )
 
 // Tenants serves many namespaces from one process: each namespace gets its
 // own [Buffer], built with the same options on first use, so a unit saved
 // for one tenant is never returned, counted, evicted or summarised for
-// another. A gate given by [WithGate] is where each namespace starts: it
+// another. A gate given by [option.WithGate] is where each namespace starts: it
 // learns in its own copy, taken when the namespace is first used, so one
 // tenant's turns and rewards never change another's scores. It is safe for
 // concurrent use; buffers of different namespaces do not contend.
 type Tenants struct {
 	opts []Option
-	gate *gate.Gate // WithGate's, copied for each namespace; nil for none
+	gate *gate.Gate // option.WithGate's, copied for each namespace; nil for none
 
 	mu      sync.Mutex // guards buffers
 	buffers map[engram.Namespace]*Buffer
 }
 
 // NewTenants checks opts once, by building a buffer, and returns an empty
-// registry. It refuses [WithChatHistory] and [WithLongTerm], which every
+// registry. It refuses [option.WithChatHistory] and [WithLongTerm], which every
 // namespace would share.
 func NewTenants(opts ...Option) (*Tenants, error) {
 	b, err := New(opts...)
@@ -62,7 +63,7 @@ func (t *Tenants) For(ns engram.Namespace) (*Buffer, error) {
 		if err != nil {
 			return nil, fmt.Errorf("ratedistortion: namespace %v: %w", ns, err)
 		}
-		opts = append(slices.Clip(opts), WithGate(g))
+		opts = append(slices.Clip(opts), option.WithGate(g))
 	}
 	b, err := New(opts...)
 	if err != nil {

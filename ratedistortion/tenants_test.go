@@ -11,13 +11,14 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/gate"
+	"github.com/engram-go/engram/option"
 )
 
 // TestTenantsNeverCross runs random saves, loads, pins and forgets for 100
 // tenants, two goroutines each, and checks that every line any tenant ever
 // sees carries that tenant's own marker.
 func TestTenantsNeverCross(t *testing.T) {
-	ts, err := NewTenants(WithTokenBudget(120), WithMaxUnits(40))
+	ts, err := NewTenants(option.WithTokenBudget(120), option.WithMaxUnits(40))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func TestTenantsNeverCross(t *testing.T) {
 	if _, err := ts.For(engram.Namespace{User: "bad\x00"}); !errors.Is(err, engram.ErrInvalidInput) {
 		t.Fatalf("invalid namespace: err = %v", err)
 	}
-	if _, err := NewTenants(WithTokenBudget(-1)); !errors.Is(err, engram.ErrInvalidOption) {
+	if _, err := NewTenants(option.WithTokenBudget(-1)); !errors.Is(err, engram.ErrInvalidOption) {
 		t.Fatalf("bad options: err = %v", err)
 	}
 }
@@ -92,7 +93,7 @@ func TestTenantsLearnApart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts, err := NewTenants(WithTokenBudget(200), WithGate(g))
+	ts, err := NewTenants(option.WithTokenBudget(200), option.WithGate(g))
 	if err != nil {
 		t.Fatal(err)
 	}

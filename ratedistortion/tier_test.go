@@ -13,6 +13,7 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem"
+	"github.com/engram-go/engram/option"
 	"github.com/engram-go/engram/tokens"
 )
 
@@ -74,11 +75,11 @@ func (f *fakeTier) texts() []string {
 	return out
 }
 
-var quiet = WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
+var quiet = option.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
 
 func TestCapDemotesOldestToLongTerm(t *testing.T) {
 	lt := &fakeTier{}
-	b := newBuffer(t, WithTokenBudget(200), WithMaxUnits(20), WithLongTerm(lt), quiet)
+	b := newBuffer(t, option.WithTokenBudget(200), option.WithMaxUnits(20), WithLongTerm(lt), quiet)
 	for i := range 30 {
 		save(t, b, fmt.Sprintf("Fact number %d about the garden.", i), "Noted.")
 	}
@@ -106,7 +107,7 @@ func TestCapDemotesOldestToLongTerm(t *testing.T) {
 
 func TestLoadRecallsFromLongTerm(t *testing.T) {
 	lt := &fakeTier{}
-	b := newBuffer(t, WithTokenBudget(120), WithMaxUnits(20), WithLongTerm(lt), quiet)
+	b := newBuffer(t, option.WithTokenBudget(120), option.WithMaxUnits(20), WithLongTerm(lt), quiet)
 	ctx := context.Background()
 	save(t, b, "My sister Priya works as a marine biologist in Lisbon.", "What a job!")
 	for i := range 40 {
@@ -171,7 +172,7 @@ func TestLoadRecallsFromLongTerm(t *testing.T) {
 
 func TestLongTermFailuresLoseNothing(t *testing.T) {
 	lt := &fakeTier{failNext: 1}
-	b := newBuffer(t, WithTokenBudget(100), WithMaxUnits(10), WithLongTerm(lt), quiet)
+	b := newBuffer(t, option.WithTokenBudget(100), option.WithMaxUnits(10), WithLongTerm(lt), quiet)
 	for i := range 6 { // the cap hands down once, and the tier fails
 		save(t, b, fmt.Sprintf("Turn %d about the boat.", i), "Ok.")
 	}
@@ -197,12 +198,12 @@ func TestLongTermFailuresLoseNothing(t *testing.T) {
 
 func TestTwoTiersOverDMem(t *testing.T) {
 	ctx := context.Background()
-	lt, err := dmem.New(ctx, dmem.WithTokenBudget(150))
+	lt, err := dmem.New(ctx, option.WithTokenBudget(150))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer lt.Close()
-	b := newBuffer(t, WithTokenBudget(150), WithMaxUnits(40), WithLongTerm(lt), quiet)
+	b := newBuffer(t, option.WithTokenBudget(150), option.WithMaxUnits(40), WithLongTerm(lt), quiet)
 	save(t, b, "Our dog is called Biscuit and he hates the vacuum cleaner.", "Poor Biscuit!")
 	for i := range 80 {
 		save(t, b, fmt.Sprintf("We talked about the quarterly report, part %d.", i), "Right, part %d is done.")
@@ -253,7 +254,7 @@ func (o *orderTier) Demote(ctx context.Context, us []engram.Demoted) error {
 // loses none (found by review).
 func TestHandDownOrderAndPanics(t *testing.T) {
 	lt := &orderTier{}
-	b := newBuffer(t, WithTokenBudget(60), WithMaxUnits(2), WithLongTerm(lt), quiet)
+	b := newBuffer(t, option.WithTokenBudget(60), option.WithMaxUnits(2), WithLongTerm(lt), quiet)
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Add(1)
@@ -311,9 +312,9 @@ func TestDefaultCapWithATier(t *testing.T) {
 	}{
 		{nil, 0},
 		{[]Option{WithLongTerm(lt)}, DefaultTierMaxUnits},
-		{[]Option{WithLongTerm(lt), WithMaxUnits(0)}, 0},
-		{[]Option{WithLongTerm(lt), WithMaxUnits(50)}, 50},
-		{[]Option{WithMaxUnits(50)}, 50},
+		{[]Option{WithLongTerm(lt), option.WithMaxUnits(0)}, 0},
+		{[]Option{WithLongTerm(lt), option.WithMaxUnits(50)}, 50},
+		{[]Option{option.WithMaxUnits(50)}, 50},
 	} {
 		b, err := New(tc.opts...)
 		if err != nil {
@@ -329,7 +330,7 @@ func TestDefaultCapWithATier(t *testing.T) {
 // which showed units in the load before, does not hear it either.
 func TestLateRatingDoesNotReachTheTier(t *testing.T) {
 	lt := &fakeTier{}
-	b := newBuffer(t, WithTokenBudget(120), WithMaxUnits(20), WithLongTerm(lt), quiet)
+	b := newBuffer(t, option.WithTokenBudget(120), option.WithMaxUnits(20), WithLongTerm(lt), quiet)
 	ctx := context.Background()
 	save(t, b, "My sister Priya works as a marine biologist in Lisbon.", "What a job!")
 	for i := range 40 {
@@ -361,7 +362,7 @@ func TestRatingsForgetRecalledUnitsThatLeave(t *testing.T) {
 	for i := range 700 {
 		lt.held = append(lt.held, engram.Demoted{Unit: engram.Unit{Role: engram.RoleHuman, Text: fmt.Sprintf("Token%d is a word.", i), Tokens: 6}})
 	}
-	b := newBuffer(t, WithTokenBudget(60), WithLongTerm(lt), quiet)
+	b := newBuffer(t, option.WithTokenBudget(60), WithLongTerm(lt), quiet)
 	ctx := context.Background()
 	save(t, b, "Hello there.", "Hi.")
 	for i := range 700 {

@@ -34,7 +34,7 @@ type entry struct {
 	used      int64            // a guest's last load that recalled or kept it
 	facts     facts.Analysis   // what its text says of the turns before it (internal/facts)
 	factTerms []string         // terms and its facts' words, for the lexical index (indexTerms); nil until asked
-	factsRead bool             // the fact extractor read it (WithFacts): a long-term tier need not again
+	factsRead bool             // the fact extractor read it (option.WithFacts): a long-term tier need not again
 	plain     bool             // its text shows as it is, on one line (memvars.Plain)
 	says      uint64           // a reply's squashedHash, once noteSaid has counted it
 	formulaic bool             // a reply another reply said word for word, once (Buffer.formulaic)
@@ -45,7 +45,7 @@ type draft struct {
 	role    engram.Role
 	text    string
 	toolIDs []string  // tool calls this message makes (RoleToolCall) or answers (RoleToolResult)
-	call    *toolCall // a tool call's message as given, for WithReturnMessages
+	call    *toolCall // a tool call's message as given, for option.WithReturnMessages
 }
 
 // toolCall is an AI message that calls tools, as it was given: returned as

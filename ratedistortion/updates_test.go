@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/engram-go/engram/option"
 	"github.com/engram-go/engram/tokens"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -19,7 +20,7 @@ func (c *dayClock) now() time.Time { return c.at }
 
 func TestDateHeadersShowWhenFactsChanged(t *testing.T) {
 	c := &dayClock{at: time.Date(2023, 5, 8, 10, 0, 0, 0, time.UTC)}
-	b := newBuffer(t, WithTokenBudget(90), WithClock(c.now))
+	b := newBuffer(t, option.WithTokenBudget(90), option.WithClock(c.now))
 	save(t, b, "Ana: I live in Lisbon, above a bakery.", "Ben: Lovely.")
 	c.at = c.at.AddDate(0, 2, 0)
 	save(t, b, "Ana: We moved to Berlin, I live there now.", "Ben: Big change!")
@@ -42,7 +43,7 @@ func TestDateHeadersShowWhenFactsChanged(t *testing.T) {
 }
 
 func TestNoHeadersWithinOneDay(t *testing.T) {
-	b := newBuffer(t, WithTokenBudget(200))
+	b := newBuffer(t, option.WithTokenBudget(200))
 	save(t, b, "I live in Lisbon.", "Nice.")
 	save(t, b, "We moved to Berlin.", "Big change!")
 	if h := load(t, b, "Where do I live?"); strings.Contains(h, "[") {
@@ -54,7 +55,7 @@ func TestHeadersStayInBudget(t *testing.T) {
 	c := &dayClock{at: time.Date(2024, 1, 1, 9, 0, 0, 0, time.UTC)}
 	counter := tokens.Default()
 	for _, budget := range []int{12, 25, 40, 64, 100, 180} {
-		b := newBuffer(t, WithTokenBudget(budget), WithClock(c.now))
+		b := newBuffer(t, option.WithTokenBudget(budget), option.WithClock(c.now))
 		for i := range 30 {
 			c.at = c.at.AddDate(0, 0, 1) // every turn on a day of its own
 			save(t, b, fmt.Sprintf("On day %d I planted %d tulips in the garden.", i, i), "Lovely.")
@@ -74,7 +75,7 @@ func TestDependentTurnsStayTogether(t *testing.T) {
 	} {
 		// A budget with room for about one of the two turns and the filler
 		// that competes with them.
-		b := newBuffer(t, WithTokenBudget(40))
+		b := newBuffer(t, option.WithTokenBudget(40))
 		save(t, b, c.first, "")
 		save(t, b, c.then, "")
 		for i := range 20 {
@@ -109,7 +110,7 @@ func TestSummaryAndHeadersStayInBudget(t *testing.T) {
 	for _, share := range []float64{0.1, 0.3} {
 		for budget := 20; budget <= 120; budget += 7 {
 			c := &dayClock{at: time.Date(2023, 5, 8, 10, 0, 0, 0, time.UTC)}
-			b := newBuffer(t, WithTokenBudget(budget), WithSummaryShare(share), WithClock(c.now))
+			b := newBuffer(t, option.WithTokenBudget(budget), WithSummaryShare(share), option.WithClock(c.now))
 			for i := range 12 {
 				c.at = c.at.Add(13 * time.Hour)
 				save(t, b, fmt.Sprintf("Dr. Alvarez said to take the pills twice a day, note %d. My sister Priya moved to Lisbon.", i), "Noted, thanks.")
@@ -126,7 +127,7 @@ func TestSummaryAndHeadersStayInBudget(t *testing.T) {
 // does not make the chain forced (found by review: the chain became one
 // unshowable item, and pinning its head made every load fail).
 func TestButChainsStayShowable(t *testing.T) {
-	b := newBuffer(t, WithTokenBudget(100))
+	b := newBuffer(t, option.WithTokenBudget(100))
 	save(t, b, "My sister Priya moved to Lisbon in 2019.", "But that's far away.")
 	for i := range 40 {
 		save(t, b, fmt.Sprintf("But the weather in town %d is mild.", i), fmt.Sprintf("But town %d gets rain.", i))
@@ -146,7 +147,7 @@ func TestButChainsStayShowable(t *testing.T) {
 // review: the dependency took it out of its tool group).
 func TestQualifyingToolCallKeepsItsResult(t *testing.T) {
 	for budget := 5; budget <= 80; budget++ {
-		b := newBuffer(t, WithTokenBudget(budget), WithReturnMessages(true))
+		b := newBuffer(t, option.WithTokenBudget(budget), option.WithReturnMessages(true))
 		for i := range 3 {
 			save(t, b, fmt.Sprintf("Let's talk about topic %d, gardening and weather, nothing important.", i), fmt.Sprintf("Sure, topic %d is nice.", i))
 		}
@@ -180,7 +181,7 @@ func TestQualifyingToolCallKeepsItsResult(t *testing.T) {
 // tool's result that follows it is a valid chat; and so after a restore.
 func TestReturnedToolCallKeepsItsCalls(t *testing.T) {
 	ctx := context.Background()
-	b := newBuffer(t, WithTokenBudget(200), WithReturnMessages(true))
+	b := newBuffer(t, option.WithTokenBudget(200), option.WithReturnMessages(true))
 	call := llms.AIChatMessage{Content: "Let me check.", ToolCalls: []llms.ToolCall{{ID: "c1", Type: "function",
 		FunctionCall: &llms.FunctionCall{Name: "weather", Arguments: `{"city":"Lyon"}`}}}}
 	if err := b.AddMessages(ctx, llms.HumanChatMessage{Content: "Weather in Lyon?"}, call,
@@ -209,7 +210,7 @@ func TestReturnedToolCallKeepsItsCalls(t *testing.T) {
 	if err := b.Save(&buf); err != nil {
 		t.Fatal(err)
 	}
-	r, err := Restore(ctx, &buf, WithTokenBudget(200), WithReturnMessages(true))
+	r, err := Restore(ctx, &buf, option.WithTokenBudget(200), option.WithReturnMessages(true))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/engram-go/engram/adapters/eino"
 	"github.com/engram-go/engram/dmem"
 	"github.com/engram-go/engram/embed"
+	"github.com/engram-go/engram/option"
 	"github.com/engram-go/engram/ratedistortion"
 	"github.com/tmc/langchaingo/llms"
 	lcschema "github.com/tmc/langchaingo/schema"
@@ -41,7 +42,7 @@ func TestEmbeddersConvertPrecision(t *testing.T) {
 		}
 	}
 	// A memory can embed with an eino embedder.
-	mem := must[*ratedistortion.Buffer](t)(ratedistortion.New(ratedistortion.WithEmbedder(eino.LangchainEmbedder(eino.Embedder(e)))))
+	mem := must[*ratedistortion.Buffer](t)(ratedistortion.New(option.WithEmbedder(eino.LangchainEmbedder(eino.Embedder(e)))))
 	if err := mem.SaveContext(ctx, map[string]any{"input": "hi"}, map[string]any{"output": "hello"}); err != nil {
 		t.Fatal(err)
 	}

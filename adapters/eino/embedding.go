@@ -16,7 +16,7 @@ import (
 func Embedder(e embeddings.Embedder) embedding.Embedder { return toEino{e} }
 
 // LangchainEmbedder returns an eino embedder as a langchaingo one, so that a
-// memory can use it (ratedistortion.WithEmbedder, say). Vectors are narrowed
+// memory can use it (option.WithEmbedder, say). Vectors are narrowed
 // to float32; a value that does not fit (NaN, infinite or beyond float32's
 // range) gives an error wrapping [engram.ErrInvalidInput].
 func LangchainEmbedder(e embedding.Embedder) embeddings.Embedder { return fromEino{e} }

@@ -9,6 +9,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 	"github.com/engram-go/engram/adapters/eino"
 	"github.com/engram-go/engram/embed"
+	"github.com/engram-go/engram/option"
 	"github.com/engram-go/engram/ratedistortion"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -64,7 +65,7 @@ func ExampleEmbedder() {
 // An eino embedder can be a memory's embedder.
 func ExampleLangchainEmbedder() {
 	var einoEmbedder = constEmbedder(0.5) // say, an embedder from eino-ext
-	buf, err := ratedistortion.New(ratedistortion.WithEmbedder(eino.LangchainEmbedder(einoEmbedder)))
+	buf, err := ratedistortion.New(option.WithEmbedder(eino.LangchainEmbedder(einoEmbedder)))
 	fmt.Println(buf != nil, err)
 	// Output: true <nil>
 }

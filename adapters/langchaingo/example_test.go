@@ -7,6 +7,7 @@ import (
 	"github.com/engram-go/engram/adapters/langchaingo"
 	"github.com/engram-go/engram/adapters/langchaingo/memorytest"
 	"github.com/engram-go/engram/embed"
+	"github.com/engram-go/engram/option"
 	"github.com/engram-go/engram/ratedistortion"
 	chromem "github.com/philippgille/chromem-go"
 )
@@ -39,7 +40,7 @@ func ExampleEmbeddingFunc() {
 // A memory can count tokens for the model it feeds.
 func ExampleTokenCounter() {
 	count, _ := langchaingo.TokenCounter("gpt-4o")
-	mem, _ := ratedistortion.New(ratedistortion.WithTokenCounter(count), ratedistortion.WithTokenBudget(500))
+	mem, _ := ratedistortion.New(option.WithTokenCounter(count), option.WithTokenBudget(500))
 	fmt.Println(count("Hello, world!"), mem.Len())
 	// Output: 4 0
 }

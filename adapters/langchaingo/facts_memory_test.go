@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/option"
 	"github.com/engram-go/engram/ratedistortion"
 )
 
@@ -33,7 +34,7 @@ func TestFactExtractorSupersedesInAMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	mem, err := ratedistortion.New(ratedistortion.WithTokenBudget(40), ratedistortion.WithFacts(ex))
+	mem, err := ratedistortion.New(option.WithTokenBudget(40), option.WithFacts(ex))
 	if err != nil {
 		t.Fatal(err)
 	}

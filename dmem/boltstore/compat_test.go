@@ -13,6 +13,7 @@ import (
 	"github.com/engram-go/engram/dmem"
 	"github.com/engram-go/engram/dmem/boltstore"
 	"github.com/engram-go/engram/dmem/store"
+	"github.com/engram-go/engram/option"
 )
 
 // A store written by an earlier release (testdata/dmem.bolt.gz: a memory
@@ -56,7 +57,7 @@ func TestOpensEarlierFile(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	m := newMemory(t, dmem.WithPath(dir), dmem.WithNamespace(ns.User, ns.Agent, ns.Session), dmem.WithMaxUnits(6), dmem.WithShortTerm(4))
+	m := newMemory(t, dmem.WithPath(dir), dmem.WithNamespace(ns.User, ns.Agent, ns.Session), option.WithMaxUnits(6), dmem.WithShortTerm(4))
 	var got []string
 	for text := range stored(m) {
 		got = append(got, text)

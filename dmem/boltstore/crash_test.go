@@ -17,6 +17,7 @@ import (
 
 	"github.com/engram-go/engram/dmem"
 	"github.com/engram-go/engram/embed"
+	"github.com/engram-go/engram/option"
 )
 
 const crashEnv = "DMEM_CRASH_DIR"
@@ -30,7 +31,7 @@ func crashOptions(t *testing.T, dir string) []dmem.Option {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return []dmem.Option{dmem.WithPath(dir), dmem.WithEmbedder(e)}
+	return []dmem.Option{dmem.WithPath(dir), option.WithEmbedder(e)}
 }
 
 // TestCrashChild is the child process of TestCrashSafety: it writes to the

@@ -21,6 +21,7 @@ import (
 	"github.com/engram-go/engram/dmem"
 	"github.com/engram-go/engram/dmem/boltstore"
 	"github.com/engram-go/engram/dmem/store"
+	"github.com/engram-go/engram/option"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -451,7 +452,7 @@ func TestUndecodableRecordLogged(t *testing.T) {
 }
 
 // What a memory and the store it opened skip goes to the memory's
-// logger (dmem.WithLogger), not the default one.
+// logger (option.WithLogger), not the default one.
 func TestMemoryLogger(t *testing.T) {
 	b, text := changeRecord(t, func(store.Record) []byte { return []byte{boltstore.RecordVersion, 9, 1, 2} })
 	var mine, def bytes.Buffer
@@ -460,7 +461,7 @@ func TestMemoryLogger(t *testing.T) {
 	slog.SetDefault(slog.New(slog.NewTextHandler(lockedWriter{&mu, &def}, nil)))
 	defer slog.SetDefault(old)
 	dir, _ := writeStore(t, b)
-	m, err := dmem.New(bg, append(fixtureOptions(dir), dmem.WithLogger(slog.New(slog.NewTextHandler(lockedWriter{&mu, &mine}, nil))))...)
+	m, err := dmem.New(bg, append(fixtureOptions(dir), option.WithLogger(slog.New(slog.NewTextHandler(lockedWriter{&mu, &mine}, nil))))...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem"
 	"github.com/engram-go/engram/dmem/store"
+	"github.com/engram-go/engram/option"
 	"github.com/tmc/langchaingo/schema"
 )
 
@@ -33,7 +34,7 @@ var bg = context.Background()
 // increments it made.
 func hammer(t testing.TB, s store.Store, user string, proc int, counter int64, d time.Duration, out func(id, text string)) int {
 	m, err := dmem.New(bg, dmem.WithStore(s), dmem.WithNamespace(user, "hammer", ""),
-		dmem.WithMaxUnits(hammerCap), dmem.WithDepartedUnits(1<<20), dmem.WithShortTerm(8))
+		option.WithMaxUnits(hammerCap), dmem.WithDepartedUnits(1<<20), dmem.WithShortTerm(8))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +166,7 @@ func TestTwoProcesses(t *testing.T) {
 		t.Errorf("%d stored + %d logged records; want the %d acknowledged and the counter", len(units), len(log), len(acked))
 	}
 	// A fresh memory of the namespace accounts for every acknowledged unit.
-	m, err := dmem.New(bg, dmem.WithStore(s), dmem.WithNamespace(user, "hammer", ""), dmem.WithMaxUnits(hammerCap), dmem.WithDepartedUnits(1<<20))
+	m, err := dmem.New(bg, dmem.WithStore(s), dmem.WithNamespace(user, "hammer", ""), option.WithMaxUnits(hammerCap), dmem.WithDepartedUnits(1<<20))
 	if err != nil {
 		t.Fatal(err)
 	}

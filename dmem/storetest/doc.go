@@ -16,7 +16,7 @@
 // It covers put, get, priority updates, eviction, the eviction log,
 // query, scan, term counts and state, sequence reservation, namespaces
 // (a property test over 100 tenants and a test of memories sharing the
-// store), the facts a memory's units state ([dmem.WithFacts]), concurrent
+// store), the facts a memory's units state ([option.WithFacts]), concurrent
 // use, a memory riding out a store that fails for a while, clearing,
 // closing and reopening. Namespaces are fresh per run, so a shared database need not be emptied between runs.
 package storetest

@@ -16,6 +16,7 @@ import (
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem"
 	"github.com/engram-go/engram/dmem/store"
+	"github.com/engram-go/engram/option"
 )
 
 // Run checks the stores open returns. open is called once at the start and
@@ -678,7 +679,7 @@ func (s *suite) memories(t *testing.T) {
 		wg.Go(func() {
 			ns := s.ns(t, fmt.Sprint(ten))
 			m, err := dmem.New(bg, dmem.WithStore(s.store), dmem.WithNamespace(ns.User, ns.Agent, ns.Session),
-				dmem.WithMaxUnits(12), dmem.WithShortTerm(4), dmem.WithTokenBudget(400))
+				option.WithMaxUnits(12), dmem.WithShortTerm(4), option.WithTokenBudget(400))
 			if err != nil {
 				t.Error(err)
 				return
@@ -733,7 +734,7 @@ func (s *suite) memories(t *testing.T) {
 	// Reopened, each memory holds its own units and learned state only.
 	for ten := range tenants {
 		ns := s.ns(t, fmt.Sprint(ten))
-		m, err := dmem.New(bg, dmem.WithStore(s.store), dmem.WithNamespace(ns.User, ns.Agent, ns.Session), dmem.WithMaxUnits(12), dmem.WithShortTerm(4))
+		m, err := dmem.New(bg, dmem.WithStore(s.store), dmem.WithNamespace(ns.User, ns.Agent, ns.Session), option.WithMaxUnits(12), dmem.WithShortTerm(4))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -772,7 +773,7 @@ func (s *suite) facts(t *testing.T) {
 		}
 		return m
 	}
-	m := open(dmem.WithFacts(ex))
+	m := open(option.WithFacts(ex))
 	for _, in := range []string{"Omar: I live in Lisbon.", "Omar: my sister Leah lives in Oslo.", "Omar: we moved to Edinburgh."} {
 		if err := m.SaveContext(bg, map[string]any{"input": in}, map[string]any{"output": "Noted."}); err != nil {
 			t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"github.com/engram-go/engram"
 	engramlc "github.com/engram-go/engram/adapters/langchaingo"
 	"github.com/engram-go/engram/dmem"
+	"github.com/engram-go/engram/option"
 	"github.com/engram-go/engram/ratedistortion"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/memory"
@@ -56,12 +57,12 @@ func newBackend(ctx context.Context, c config, llm llms.Model) (*backend, error)
 	}
 	switch c.memory {
 	case "dmem":
-		opts := []dmem.Option{dmem.WithTokenBudget(c.budget)}
+		opts := []dmem.Option{option.WithTokenBudget(c.budget)}
 		if c.path != "" {
 			opts = append(opts, dmem.WithPath(c.path))
 		}
 		if extract != nil {
-			opts = append(opts, dmem.WithFacts(extract))
+			opts = append(opts, option.WithFacts(extract))
 		}
 		m, err := dmem.New(ctx, opts...)
 		if err != nil {
@@ -72,9 +73,9 @@ func newBackend(ctx context.Context, c config, llm llms.Model) (*backend, error)
 		b.stats = func() string { return statsDMem(m) }
 		return b, nil
 	case "rd":
-		opts := []ratedistortion.Option{ratedistortion.WithTokenBudget(c.budget)}
+		opts := []ratedistortion.Option{option.WithTokenBudget(c.budget)}
 		if extract != nil {
-			opts = append(opts, ratedistortion.WithFacts(extract))
+			opts = append(opts, option.WithFacts(extract))
 		}
 		m, err := newRD(ctx, c.path, opts)
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	engramlc "github.com/engram-go/engram/adapters/langchaingo"
 	"github.com/engram-go/engram/callbacks"
 	"github.com/engram-go/engram/dmem"
+	"github.com/engram-go/engram/option"
 	"github.com/engram-go/engram/ratedistortion"
 	"github.com/tmc/langchaingo/agents"
 	"github.com/tmc/langchaingo/chains"
@@ -24,7 +25,7 @@ func main() {
 	ctx := context.Background()
 
 	// Where you had memory.NewConversationTokenBuffer(llm, 1024):
-	mem, err := ratedistortion.New(ratedistortion.WithTokenBudget(1024))
+	mem, err := ratedistortion.New(option.WithTokenBudget(1024))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -51,7 +52,7 @@ func main() {
 // lasts, survives a crash and learns from the rewards its tools earn. It is
 // compiled, not run: it writes a memory directory and needs a real model.
 func agentWithMemory(ctx context.Context, llm llms.Model) (string, error) {
-	mem, err := dmem.New(ctx, dmem.WithTokenBudget(1024), dmem.WithPath("agent-memory"))
+	mem, err := dmem.New(ctx, option.WithTokenBudget(1024), dmem.WithPath("agent-memory"))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func saveAndRestore(ctx context.Context, mem *ratedistortion.Buffer) (*ratedisto
 	}
 	var err error
 	// After it: the same pool, under the options given again.
-	mem, err = ratedistortion.RestoreFile(ctx, "memory.rd", ratedistortion.WithTokenBudget(1024))
+	mem, err = ratedistortion.RestoreFile(ctx, "memory.rd", option.WithTokenBudget(1024))
 	return mem, err
 }
 
@@ -86,19 +87,19 @@ func saveAndRestore(ctx context.Context, mem *ratedistortion.Buffer) (*ratedisto
 // chat history, the prompt's share chosen by the memory.
 func withTranscript() (*ratedistortion.Buffer, error) {
 	history := memory.NewChatMessageHistory() // or any schema.ChatMessageHistory
-	mem, err := ratedistortion.New(ratedistortion.WithTokenBudget(1024), ratedistortion.WithChatHistory(history))
+	mem, err := ratedistortion.New(option.WithTokenBudget(1024), option.WithChatHistory(history))
 	return mem, err
 }
 
 // twoTiers is the README's fifth snippet: the buffer as the working tier
 // over D-MEM. It is compiled, not run: it writes a memory directory.
 func twoTiers(ctx context.Context, llm llms.Model) (string, error) {
-	longTerm, err := dmem.New(ctx, dmem.WithTokenBudget(1024), dmem.WithPath("agent-memory"))
+	longTerm, err := dmem.New(ctx, option.WithTokenBudget(1024), dmem.WithPath("agent-memory"))
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer longTerm.Close()
-	mem, err := ratedistortion.New(ratedistortion.WithTokenBudget(1024), ratedistortion.WithMaxUnits(500), ratedistortion.WithLongTerm(longTerm))
+	mem, err := ratedistortion.New(option.WithTokenBudget(1024), option.WithMaxUnits(500), ratedistortion.WithLongTerm(longTerm))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -113,7 +114,7 @@ func factsThatChange(ctx context.Context, llm llms.Model) (string, error) {
 	if err != nil {
 		log.Fatal(err)
 	}
-	mem, err := ratedistortion.New(ratedistortion.WithTokenBudget(1024), ratedistortion.WithFacts(extract))
+	mem, err := ratedistortion.New(option.WithTokenBudget(1024), option.WithFacts(extract))
 	if err != nil {
 		log.Fatal(err)
 	}

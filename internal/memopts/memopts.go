@@ -101,18 +101,6 @@ func NilPointer(v any) bool {
 	return r.Kind() == reflect.Pointer && r.IsNil()
 }
 
-// Apply applies opts to o in order; a nil option is refused with an
-// error wrapping [engram.ErrInvalidOption] naming pkg, not a panic.
-func Apply[O ~func(*T), T any](pkg string, o *T, opts []O) error {
-	for i, opt := range opts {
-		if opt == nil {
-			return fmt.Errorf("%s: option %d of %d is nil: %w", pkg, i+1, len(opts), engram.ErrInvalidOption)
-		}
-		opt(o)
-	}
-	return nil
-}
-
 // Defaults returns the defaults both memories share, for the memory pkg
 // names in errors and logs ("dmem"); each sets its own HalfLife and
 // Redundancy.

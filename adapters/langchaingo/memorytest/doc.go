@@ -2,15 +2,15 @@
 // schema.Memory, the way testing/slogtest checks a slog.Handler:
 //
 //	func TestEngram(t *testing.T) {
-//		memorytest.Engram(t, func(t *testing.T, o memorytest.Options) (memorytest.Explainer, error) {
-//			return newMemory(t, o) // o's set fields mapped to the memory's options
+//		memorytest.Engram(t, func(t *testing.T, opts ...option.Option) (memorytest.Explainer, error) {
+//			return ratedistortion.New(opts...)
 //		})
 //	}
 //
-// [Engram] checks the options of the same name (WithTokenBudget, the keys
-// and prefixes, WithReturnMessages, WithHalfLife, WithMaxUnits,
-// WithRedundancyThreshold, WithMaxMessageBytes), Explain's
-// [engram.LoadReport], and one answer to one bad input (an empty turn or
+// [Engram] checks that the options of package option (WithTokenBudget,
+// the keys and prefixes, WithReturnMessages, WithHalfLife, WithMaxUnits,
+// WithRedundancyThreshold, WithMaxMessageBytes) mean the same in every
+// memory, Explain's [engram.LoadReport], and one answer to one bad input (an empty turn or
 // step, a non-finite reward, a message too large: an error wrapping
 // [engram.ErrInvalidInput], and nothing stored). ratedistortion and dmem
 // run it from their tests. [Clear] checks that Clear forgets, and

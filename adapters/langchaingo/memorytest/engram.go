@@ -12,14 +12,15 @@ import (
 	"time"
 
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/option"
 	"github.com/engram-go/engram/tokens"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/schema"
 )
 
-// Options are the options every engram memory takes, under the names both
-// packages give them (WithTokenBudget, WithMemoryKey, WithHalfLife, …). A
-// zero field leaves the memory's default.
+// Options are the options of package option that the checks set, by the
+// names of their With functions (WithTokenBudget, WithMemoryKey,
+// WithHalfLife, …). A zero field leaves the memory's default.
 type Options struct {
 	TokenBudget                    int
 	MemoryKey, InputKey, OutputKey string
@@ -39,11 +40,35 @@ type Explainer interface {
 	Explain() (engram.LoadReport, bool)
 }
 
-// NewFunc makes a memory configured by o, mapping each set field to its
-// package's option of the same name, and returns what the constructor
+// List returns o's set fields as the options of package option they name,
+// in the order of the fields.
+func (o Options) List() []option.Option {
+	var opts []option.Option
+	add := func(set bool, opt option.Option) {
+		if set {
+			opts = append(opts, opt)
+		}
+	}
+	add(o.TokenBudget != 0, option.WithTokenBudget(o.TokenBudget))
+	add(o.MemoryKey != "", option.WithMemoryKey(o.MemoryKey))
+	add(o.InputKey != "", option.WithInputKey(o.InputKey))
+	add(o.OutputKey != "", option.WithOutputKey(o.OutputKey))
+	add(o.HumanPrefix != "", option.WithHumanPrefix(o.HumanPrefix))
+	add(o.AIPrefix != "", option.WithAIPrefix(o.AIPrefix))
+	add(o.ReturnMessages, option.WithReturnMessages(true))
+	add(o.HalfLife != 0, option.WithHalfLife(o.HalfLife))
+	add(o.MaxUnits != 0, option.WithMaxUnits(o.MaxUnits))
+	add(o.RedundancyThreshold != 0, option.WithRedundancyThreshold(o.RedundancyThreshold))
+	add(o.MaxMessageBytes != 0, option.WithMaxMessageBytes(o.MaxMessageBytes))
+	add(o.Clock != nil, option.WithClock(o.Clock))
+	return opts
+}
+
+// NewFunc makes a memory configured by opts (an [Options]' List, which
+// the memory's New takes as they are) and returns what the constructor
 // returned. The checks do not close what it returns: a memory that needs
 // closing is closed by a t.Cleanup that NewFunc registers.
-type NewFunc func(t *testing.T, o Options) (Explainer, error)
+type NewFunc func(t *testing.T, opts ...option.Option) (Explainer, error)
 
 // Engram checks what every engram memory shares beyond schema.Memory:
 // the common options mean the same thing, bad values of them are refused
@@ -133,16 +158,17 @@ func badInput(t *testing.T, newMemory NewFunc) {
 		}
 	})
 	t.Run("negative max message bytes", func(t *testing.T) {
-		if _, err := newMemory(t, Options{MaxMessageBytes: -1}); !errors.Is(err, engram.ErrInvalidOption) {
+		if _, err := newMemory(t, Options{MaxMessageBytes: -1}.List()...); !errors.Is(err, engram.ErrInvalidOption) {
 			t.Fatalf("err = %v, want engram.ErrInvalidOption", err)
 		}
 	})
 }
 
-// mustNew returns newMemory(t, o), failing the test on an error.
+// mustNew returns the memory newMemory makes with o's options, failing
+// the test on an error.
 func mustNew(t *testing.T, newMemory NewFunc, o Options) Explainer {
 	t.Helper()
-	m, err := newMemory(t, o)
+	m, err := newMemory(t, o.List()...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,7 +365,7 @@ func validated(t *testing.T, newMemory NewFunc) {
 	}
 	for _, tt := range bad {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, err := newMemory(t, tt.o); !errors.Is(err, engram.ErrInvalidOption) {
+			if _, err := newMemory(t, tt.o.List()...); !errors.Is(err, engram.ErrInvalidOption) {
 				t.Fatalf("err = %v, want engram.ErrInvalidOption", err)
 			}
 		})

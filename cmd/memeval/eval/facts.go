@@ -7,6 +7,7 @@ import (
 	"github.com/engram-go/engram/cmd/memeval/dataset"
 	"github.com/engram-go/engram/cmd/memeval/updates"
 	"github.com/engram-go/engram/dmem"
+	"github.com/engram-go/engram/option"
 	"github.com/engram-go/engram/ratedistortion"
 	"github.com/tmc/langchaingo/schema"
 )
@@ -47,11 +48,11 @@ func FactMemories(us []updates.Sample, miss int) []Memory {
 	}
 	return []Memory{
 		{Name: "rd-facts", Engram: true, New: func(ctx context.Context, budget int, s *dataset.Sample) (schema.Memory, error) {
-			return ratedistortion.New(ratedistortion.WithTokenBudget(budget), ratedistortion.WithClock(ReplayClock(ctx)),
-				ratedistortion.WithFacts(extractor(s)))
+			return ratedistortion.New(option.WithTokenBudget(budget), option.WithClock(ReplayClock(ctx)),
+				option.WithFacts(extractor(s)))
 		}},
 		{Name: "dmem-facts", Engram: true, New: func(ctx context.Context, budget int, s *dataset.Sample) (schema.Memory, error) {
-			return dmem.New(ctx, dmem.WithTokenBudget(budget), dmem.WithClock(ReplayClock(ctx)), dmem.WithFacts(extractor(s)))
+			return dmem.New(ctx, option.WithTokenBudget(budget), option.WithClock(ReplayClock(ctx)), option.WithFacts(extractor(s)))
 		}, Close: func(m schema.Memory) error { return m.(*dmem.Memory).Close() }},
 	}
 }

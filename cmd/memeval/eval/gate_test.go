@@ -12,7 +12,7 @@ import (
 
 // TestConversationRecall replays synthetic conversations (memeval's
 // generator, seed 1, five samples) into ratedistortion with the hand-set
-// weights ("rd"), the label-free gate ("rd-gate": ratedistortion.WithGate,
+// weights ("rd"), the label-free gate ("rd-gate": option.WithGate,
 // replayed as an agent loop so that the buffer learns whether the
 // conversation comes back to what a load kept) and the
 // supervised gate fit on seed 2's evidence labels ("rd-gate-sup"), and checks

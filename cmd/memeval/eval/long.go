@@ -10,6 +10,7 @@ import (
 
 	"github.com/engram-go/engram/cmd/memeval/dataset"
 	"github.com/engram-go/engram/dmem"
+	"github.com/engram-go/engram/option"
 	"github.com/engram-go/engram/ratedistortion"
 	"github.com/tmc/langchaingo/schema"
 )
@@ -26,7 +27,7 @@ import (
 const LongHorizonMemories = "rd,rd-cap500,rd-tiers,dmem,bm25,bm25glove"
 
 // Capped returns ratedistortion with its working pool capped
-// (ratedistortion.WithMaxUnits) at 500 units: alone ("rd-cap500"), past the
+// (option.WithMaxUnits) at 500 units: alone ("rd-cap500"), past the
 // cap it forgets for good; over dmem ("rd-tiers",
 // ratedistortion.WithLongTerm) it hands what leaves down to dmem and
 // recalls from it at each load.
@@ -34,16 +35,16 @@ func Capped() []Memory {
 	return []Memory{
 		{Name: "rd-cap500", Engram: true, New: func(_ context.Context, budget int, _ *dataset.Sample) (schema.Memory, error) {
 			// The cap drops units on most saves, and logs each time.
-			return ratedistortion.New(ratedistortion.WithTokenBudget(budget), ratedistortion.WithMaxUnits(500),
-				ratedistortion.WithLogger(slog.New(slog.DiscardHandler)))
+			return ratedistortion.New(option.WithTokenBudget(budget), option.WithMaxUnits(500),
+				option.WithLogger(slog.New(slog.DiscardHandler)))
 		}},
 		{Name: "rd-tiers", Engram: true, New: func(ctx context.Context, budget int, _ *dataset.Sample) (schema.Memory, error) {
-			lt, err := dmem.New(ctx, dmem.WithTokenBudget(budget))
+			lt, err := dmem.New(ctx, option.WithTokenBudget(budget))
 			if err != nil {
 				return nil, err
 			}
-			b, err := ratedistortion.New(ratedistortion.WithTokenBudget(budget), ratedistortion.WithMaxUnits(500),
-				ratedistortion.WithLongTerm(lt), ratedistortion.WithLogger(slog.New(slog.DiscardHandler)))
+			b, err := ratedistortion.New(option.WithTokenBudget(budget), option.WithMaxUnits(500),
+				ratedistortion.WithLongTerm(lt), option.WithLogger(slog.New(slog.DiscardHandler)))
 			if err != nil {
 				lt.Close()
 				return nil, err

@@ -10,6 +10,7 @@ import (
 	"github.com/engram-go/engram/cmd/memeval/dataset"
 	"github.com/engram-go/engram/dmem"
 	"github.com/engram-go/engram/gate"
+	"github.com/engram-go/engram/option"
 	"github.com/engram-go/engram/ratedistortion"
 	"github.com/tmc/langchaingo/memory"
 	"github.com/tmc/langchaingo/schema"
@@ -56,10 +57,10 @@ func Baselines() []Memory {
 func Engram() []Memory {
 	return []Memory{
 		{Name: "rd", Engram: true, New: func(ctx context.Context, budget int, _ *dataset.Sample) (schema.Memory, error) {
-			return ratedistortion.New(ratedistortion.WithTokenBudget(budget), ratedistortion.WithClock(ReplayClock(ctx)))
+			return ratedistortion.New(option.WithTokenBudget(budget), option.WithClock(ReplayClock(ctx)))
 		}},
 		{Name: "dmem", Engram: true, New: func(ctx context.Context, budget int, _ *dataset.Sample) (schema.Memory, error) {
-			return dmem.New(ctx, dmem.WithTokenBudget(budget), dmem.WithClock(ReplayClock(ctx)))
+			return dmem.New(ctx, option.WithTokenBudget(budget), option.WithClock(ReplayClock(ctx)))
 		}, Close: func(m schema.Memory) error { return m.(*dmem.Memory).Close() }},
 	}
 }
@@ -97,7 +98,7 @@ func Select(all []Memory, names string) ([]Memory, error) {
 // Gates returns ratedistortion with a learned gate (package gate) as its
 // scorer in place of the hand-set weights:
 //
-//	rd-gate      label-free: ratedistortion.WithGate with a fresh gate per
+//	rd-gate      label-free: option.WithGate with a fresh gate per
 //	             conversation, replayed as an agent loop (load, then save), so
 //	             that the buffer learns whether turns come back to what it kept
 //	rd-gate-sup  supervised, for comparison only: one gate fit to the
@@ -113,7 +114,7 @@ func Gates() []Memory {
 			if err != nil {
 				return nil, err
 			}
-			m, err := dmem.New(ctx, dmem.WithTokenBudget(budget), dmem.WithGate(g))
+			m, err := dmem.New(ctx, option.WithTokenBudget(budget), option.WithGate(g))
 			if err != nil {
 				return nil, err
 			}
@@ -124,7 +125,7 @@ func Gates() []Memory {
 			if err != nil {
 				return nil, err
 			}
-			return ratedistortion.New(ratedistortion.WithTokenBudget(budget),
+			return ratedistortion.New(option.WithTokenBudget(budget),
 				ratedistortion.WithScorer(gate.Prior{Base: ratedistortion.DefaultWeights, Gate: g}))
 		}},
 	}
@@ -143,7 +144,7 @@ func newAgentLoop(budget int) (*agentLoop, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := ratedistortion.New(ratedistortion.WithTokenBudget(budget), ratedistortion.WithGate(g))
+	b, err := ratedistortion.New(option.WithTokenBudget(budget), option.WithGate(g))
 	if err != nil {
 		return nil, err
 	}
@@ -207,7 +208,7 @@ func fitSupervised(ctx context.Context) (*gate.Gate, error) {
 	var ex []gate.Example
 	for i := range ss {
 		s := &ss[i]
-		b, err := ratedistortion.New(ratedistortion.WithTokenBudget(1024))
+		b, err := ratedistortion.New(option.WithTokenBudget(1024))
 		if err != nil {
 			return nil, err
 		}

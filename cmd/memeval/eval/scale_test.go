@@ -14,6 +14,7 @@ import (
 	"github.com/engram-go/engram/cmd/memeval/dataset"
 	"github.com/engram-go/engram/dmem"
 	"github.com/engram-go/engram/internal/devset"
+	"github.com/engram-go/engram/option"
 	"github.com/tmc/langchaingo/schema"
 )
 
@@ -74,12 +75,12 @@ func BenchmarkLoadAtScale(b *testing.B) {
 		names = v
 	}
 	uncapped := Memory{Name: "dmem-all", Engram: true, New: func(ctx context.Context, budget int, _ *dataset.Sample) (schema.Memory, error) {
-		return dmem.New(ctx, dmem.WithTokenBudget(budget), dmem.WithMaxUnits(0))
+		return dmem.New(ctx, option.WithTokenBudget(budget), option.WithMaxUnits(0))
 	}, Close: func(m schema.Memory) error { return m.(*dmem.Memory).Close() }}
 	// The durable memory syncs once a second while it fills (a save's
 	// fsync is not what is measured here); its loads read the store.
 	durable := Memory{Name: "dmem-bolt", Engram: true, New: func(ctx context.Context, budget int, _ *dataset.Sample) (schema.Memory, error) {
-		return dmem.New(ctx, dmem.WithTokenBudget(budget), dmem.WithPath(b.TempDir()), dmem.WithSyncEvery(time.Second))
+		return dmem.New(ctx, option.WithTokenBudget(budget), dmem.WithPath(b.TempDir()), dmem.WithSyncEvery(time.Second))
 	}, Close: func(m schema.Memory) error { return m.(*dmem.Memory).Close() }}
 	// chromem-go queried raw, by the offline embedder's vectors alone.
 	raw := Memory{Name: "chromem", New: func(_ context.Context, budget int, _ *dataset.Sample) (schema.Memory, error) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/engram-go/engram/cmd/memeval/dataset"
 	"github.com/engram-go/engram/dmem"
+	"github.com/engram-go/engram/option"
 	"github.com/tmc/langchaingo/schema"
 )
 
@@ -46,7 +47,7 @@ func BenchmarkUnitsAtScale(b *testing.B) {
 	ctx := context.Background()
 	const batch, loads = 64, 200
 	for b.Loop() {
-		m, err := dmem.New(ctx, dmem.WithTokenBudget(1024), dmem.WithMaxUnits(0))
+		m, err := dmem.New(ctx, option.WithTokenBudget(1024), option.WithMaxUnits(0))
 		if err != nil {
 			b.Fatal(err)
 		}
