@@ -55,14 +55,15 @@ func newBackend(ctx context.Context, c config, llm llms.Model) (*backend, error)
 			return nil, err
 		}
 	}
+	// Both engram memories take the same options.
+	opts := []option.Option{option.WithTokenBudget(c.budget)}
+	if extract != nil {
+		opts = append(opts, option.WithFacts(extract))
+	}
 	switch c.memory {
 	case "dmem":
-		opts := []dmem.Option{option.WithTokenBudget(c.budget)}
 		if c.path != "" {
 			opts = append(opts, dmem.WithPath(c.path))
-		}
-		if extract != nil {
-			opts = append(opts, option.WithFacts(extract))
 		}
 		m, err := dmem.New(ctx, opts...)
 		if err != nil {
@@ -73,10 +74,6 @@ func newBackend(ctx context.Context, c config, llm llms.Model) (*backend, error)
 		b.stats = func() string { return statsDMem(m) }
 		return b, nil
 	case "rd":
-		opts := []ratedistortion.Option{option.WithTokenBudget(c.budget)}
-		if extract != nil {
-			opts = append(opts, option.WithFacts(extract))
-		}
 		m, err := newRD(ctx, c.path, opts)
 		if err != nil {
 			return nil, err
