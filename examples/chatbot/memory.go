@@ -74,7 +74,7 @@ func newBackend(ctx context.Context, c config, llm llms.Model) (*backend, error)
 		b.stats = func() string { return statsDMem(m) }
 		return b, nil
 	case "rd":
-		m, err := newRD(ctx, c.path, opts)
+		m, err := newRD(ctx, c.path, append(opts, option.WithHalfLife(rdHalfLife(c.budget))))
 		if err != nil {
 			return nil, err
 		}
@@ -126,6 +126,18 @@ func newBackend(ctx context.Context, c config, llm llms.Model) (*backend, error)
 		return b, nil
 	}
 	return nil, fmt.Errorf("-memory %q: want dmem, rd, window or token", c.memory)
+}
+
+// rdHalfLife is the half-life of rd's recency, in units, for a budget of
+// budget tokens: the buffer's default, 8 units at its default budget of
+// 2000 tokens, scaled to the budget. The default lets recency keep the
+// last few exchanges out of about a hundred that fit; at the chatbot's 120
+// tokens, where about eight fit, a half-life of 8 gave recency most of the
+// budget, and an old fact was kept only if it outranked the recent small
+// talk. Scaled, recency keeps about as large a share as at the default.
+func rdHalfLife(budget int) float64 {
+	const rdDefaultHalfLife, rdDefaultBudget = 8, 2000
+	return rdDefaultHalfLife * float64(budget) / rdDefaultBudget
 }
 
 // newRD returns the rate-distortion buffer: restored from the file at path
