@@ -18,8 +18,8 @@ import (
 	"github.com/tmc/langchaingo/schema"
 )
 
-// Shared are the options both memories take, under the same names
-// (WithTokenBudget sets Budget, and so on).
+// Shared are the options both memories take, which package option's
+// With functions set (option.WithTokenBudget sets Budget, and so on).
 type Shared struct {
 	Budget         int    // the most tokens a load returns
 	MemoryKey      string // the key a load returns the history under
