@@ -32,7 +32,8 @@ func defaults() options {
 func WithRewardFunc(f RewardFunc) Option { return func(o *options) { o.reward = f } }
 
 // WithQueueSize sets how many events may wait for delivery; past that,
-// events are dropped and counted. Default 256; must be positive.
+// events are dropped and counted. Default 256; must be positive and at
+// most [MaxQueueSize].
 func WithQueueSize(n int) Option { return func(o *options) { o.queue = n } }
 
 // WithTimeout bounds each call to the sink. Default 10s; must be positive.
@@ -51,6 +52,10 @@ func WithErrorHandler(f func(engram.Step, error)) Option { return func(o *option
 // WithClock sets the clock that stamps steps. Default time.Now.
 func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
 
+// MaxQueueSize is the largest queue [WithQueueSize] sets: its buffer is
+// allocated whole when the Rewarder is made, a few hundred bytes an event.
+const MaxQueueSize = 1 << 20
+
 func (o *options) validate() error {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("callbacks: %s: %w", fmt.Sprintf(format, a...), engram.ErrInvalidOption)
@@ -58,8 +63,8 @@ func (o *options) validate() error {
 	switch {
 	case o.reward == nil:
 		return bad("nil reward func")
-	case o.queue <= 0:
-		return bad("queue size %d must be positive", o.queue)
+	case o.queue <= 0 || o.queue > MaxQueueSize:
+		return bad("queue size %d not in [1, %d]", o.queue, MaxQueueSize)
 	case o.timeout <= 0:
 		return bad("timeout %v must be positive", o.timeout)
 	case o.maxText <= 0:

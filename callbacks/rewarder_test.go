@@ -325,12 +325,13 @@ func TestComposesWithCombiningHandler(t *testing.T) {
 
 func TestNewRefusesBadOptions(t *testing.T) {
 	for name, opts := range map[string][]callbacks.Option{
-		"queue":   {callbacks.WithQueueSize(0)},
-		"timeout": {callbacks.WithTimeout(0)},
-		"text":    {callbacks.WithMaxText(-1)},
-		"reward":  {callbacks.WithRewardFunc(nil)},
-		"nil":     {nil},
-		"nil too": {callbacks.WithQueueSize(8), nil},
+		"queue":           {callbacks.WithQueueSize(0)},
+		"queue too large": {callbacks.WithQueueSize(callbacks.MaxQueueSize + 1)},
+		"timeout":         {callbacks.WithTimeout(0)},
+		"text":            {callbacks.WithMaxText(-1)},
+		"reward":          {callbacks.WithRewardFunc(nil)},
+		"nil":             {nil},
+		"nil too":         {callbacks.WithQueueSize(8), nil},
 	} {
 		if _, err := callbacks.New(&recorder{}, opts...); !errors.Is(err, engram.ErrInvalidOption) {
 			t.Errorf("%s: err = %v, want ErrInvalidOption", name, err)

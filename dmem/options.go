@@ -82,10 +82,12 @@ func WithNamespace(user, agent, session string) Option {
 	return own("WithNamespace", func(o *options) { o.ns = engram.Namespace{User: user, Agent: agent, Session: session} })
 }
 
-// WithCapacity is option.WithMaxUnits.
+// WithCapacity is option.WithMaxUnits, for dmem alone.
 //
 // Deprecated: use option.WithMaxUnits, which every engram memory takes.
-func WithCapacity(n int) Option { return option.WithMaxUnits(n) }
+func WithCapacity(n int) Option {
+	return own("WithCapacity", func(o *options) { o.MaxUnits, o.MaxUnitsSet = n, true })
+}
 
 // noCap is the capacity of a memory without a cap: more units than one
 // process holds, and small enough for every store's integer columns.
@@ -95,11 +97,13 @@ const noCap = math.MaxInt32
 // units that did not earn a place in core memory. Default 32; 0 disables it.
 func WithShortTerm(n int) Option { return own("WithShortTerm", func(o *options) { o.shortTerm = n }) }
 
-// WithMergeThreshold is option.WithRedundancyThreshold.
+// WithMergeThreshold is option.WithRedundancyThreshold, for dmem alone.
 //
 // Deprecated: use option.WithRedundancyThreshold, which every engram
 // memory takes.
-func WithMergeThreshold(t float64) Option { return option.WithRedundancyThreshold(t) }
+func WithMergeThreshold(t float64) Option {
+	return own("WithMergeThreshold", func(o *options) { o.Redundancy = t })
+}
 
 // WithDiscount sets the value model's discount γ, in [0, 1). Default 0.9.
 func WithDiscount(g float64) Option { return own("WithDiscount", func(o *options) { o.discount = g }) }

@@ -10,7 +10,7 @@ import "github.com/engram-go/engram"
 // relevant to the question is worth keeping.
 //
 // It is how the learned gate drives ratedistortion: the buffer's hand-set
-// [ratedistortion.DefaultWeights] carry the per-question relevance the gate's
+// ratedistortion.DefaultWeights carry the per-question relevance the gate's
 // question-independent features cannot.
 type Prior struct {
 	// Base is the scorer being corrected.

@@ -13,4 +13,12 @@
 // memories use one differently (a half-life halves recency in
 // ratedistortion and priorities in dmem), its documentation says how,
 // with each memory's default.
+//
+// An option holds what it was given, so memories built from one list
+// share it: one chat history ([WithChatHistory]) mirrors both transcripts
+// and a Clear of either clears it; one gate ([WithGate]) learns from both;
+// one extractor ([WithFacts]) and one error handler serve both. Give each
+// memory its own where they should stay apart. A list appended to from
+// several goroutines needs slices.Clip first, as any slice does whose
+// spare capacity they would share.
 package option

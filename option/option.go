@@ -87,7 +87,9 @@ func WithEncoding(e tokens.Encoding) Option {
 // WithTokenCounter replaces the exact tiktoken counter. For the budget to
 // hold exactly, c must be additive over lines: count(a+b) ≤
 // count(a)+count(b) for lines ending in "\n". A count below zero is taken
-// as 0. Default: the exact counter of [WithEncoding]'s encoding.
+// as 0, and one above 2³² as 2³². c runs under the memory's lock and
+// must not panic: a panic of c is not recovered, as a plug-in's is.
+// Default: the exact counter of [WithEncoding]'s encoding.
 func WithTokenCounter(c engram.TokenCounter) Option {
 	return set("WithTokenCounter", func(s *memopts.Shared) { s.Counter = c })
 }
@@ -129,8 +131,9 @@ func WithGate(g *gate.Gate) Option {
 
 // WithHalfLife sets, in steps (units saved since), how fast time wears a
 // unit down; must be positive. In ratedistortion a unit's recency halves
-// over it (default 8). In dmem its priority does (default 4096, at most
-// 1e12 steps, as good as never; infinity is refused).
+// over it (default 8; +Inf, recency never fades). In dmem its priority
+// does (default 4096, at most 1e12 steps, as good as never; infinity is
+// refused).
 func WithHalfLife(steps float64) Option {
 	return set("WithHalfLife", func(s *memopts.Shared) { s.HalfLife = steps })
 }

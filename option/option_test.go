@@ -8,6 +8,7 @@ import (
 
 	"github.com/engram-go/engram"
 	"github.com/engram-go/engram/dmem"
+	"github.com/engram-go/engram/embed"
 	"github.com/engram-go/engram/option"
 	"github.com/engram-go/engram/ratedistortion"
 	"github.com/tmc/langchaingo/schema"
@@ -89,11 +90,16 @@ func TestRefused(t *testing.T) {
 		opt  option.Option
 		want map[string]string // memory: what its error must name
 	}{
-		{"a budget of 0", option.WithTokenBudget(0), map[string]string{"ratedistortion": "token budget 0", "dmem": "token budget 0"}},
-		{"a nil extractor", option.WithFacts(nil), map[string]string{"ratedistortion": "nil fact extractor", "dmem": "nil fact extractor"}},
+		{"a budget of 0", option.WithTokenBudget(0), map[string]string{"ratedistortion": "option.WithTokenBudget(0)", "dmem": "option.WithTokenBudget(0)"}},
+		{"a nil extractor", option.WithFacts(nil), map[string]string{"ratedistortion": "option.WithFacts(nil)", "dmem": "option.WithFacts(nil)"}},
+		{"a nil embedder", option.WithEmbedder((*embed.Embedder)(nil)), map[string]string{"ratedistortion": "embedder is a nil *embed.Embedder", "dmem": "embedder is a nil *embed.Embedder"}},
+		{"a blank AI prefix", option.WithAIPrefix(" AI"), map[string]string{"ratedistortion": `option.WithAIPrefix(" AI")`, "dmem": `option.WithAIPrefix(" AI")`}},
+		{"an unknown encoding", option.WithEncoding("p50k"), map[string]string{"ratedistortion": `option.WithEncoding("p50k")`, "dmem": `option.WithEncoding("p50k")`}},
 		{"the zero Option", option.Option{}, map[string]string{"ratedistortion": "option 2 of 2 is empty", "dmem": "option 2 of 2 is empty"}},
 		{"dmem's own", dmem.WithShortTerm(4), map[string]string{"ratedistortion": "dmem.WithShortTerm, is an option of dmem"}},
 		{"ratedistortion's own", ratedistortion.WithSummaryShare(0.1), map[string]string{"dmem": "ratedistortion.WithSummaryShare, is an option of ratedistortion"}},
+		{"dmem's old name", dmem.WithCapacity(5), map[string]string{"ratedistortion": "dmem.WithCapacity, is an option of dmem"}},
+		{"ratedistortion's old name", ratedistortion.WithRecencyHalfLife(8), map[string]string{"dmem": "ratedistortion.WithRecencyHalfLife, is an option of ratedistortion"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, errs := both(t, option.WithTokenBudget(100), tc.opt)

@@ -54,7 +54,7 @@
 // the pool hands its oldest units down instead of dropping them; each load
 // with a query asks the tier for what it would show and the turns next to
 // it, scores those with the pool as one collection, and caches them;
-// [Explain] gives each unit's [engram.Tier].
+// [Buffer.Explain] gives each unit's [engram.Tier].
 //
 // # Learning from ratings
 //

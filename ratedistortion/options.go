@@ -60,10 +60,12 @@ func WithSummaryShare(f float64) Option {
 // ([WithLongTerm]) unless option.WithMaxUnits sets another.
 const DefaultTierMaxUnits = 4096
 
-// WithRecencyHalfLife is option.WithHalfLife.
+// WithRecencyHalfLife is option.WithHalfLife, for ratedistortion alone.
 //
 // Deprecated: use option.WithHalfLife, which every engram memory takes.
-func WithRecencyHalfLife(n float64) Option { return option.WithHalfLife(n) }
+func WithRecencyHalfLife(n float64) Option {
+	return own("WithRecencyHalfLife", func(o *options) { o.HalfLife = n })
+}
 
 // WithExactLimit sets the largest number of candidate groups solved exactly;
 // above it the lazy greedy runs. Default 22; negative disables exact search.

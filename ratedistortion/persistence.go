@@ -154,13 +154,14 @@ func Restore(ctx context.Context, r io.Reader, opts ...Option) (*Buffer, error) 
 	if r == nil || memopts.NilPointer(r) {
 		return nil, fmt.Errorf("ratedistortion: restore: nil reader: %w", engram.ErrInvalidInput)
 	}
-	s, err := readSnapshot(r)
-	if err != nil {
-		return nil, fmt.Errorf("ratedistortion: restore: %w", err)
-	}
+	// The options are checked first, so that a refused one leaves r unread.
 	b, err := New(opts...)
 	if err != nil {
 		return nil, err
+	}
+	s, err := readSnapshot(r)
+	if err != nil {
+		return nil, fmt.Errorf("ratedistortion: restore: %w", err)
 	}
 	if err := b.install(ctx, s); err != nil {
 		return nil, err

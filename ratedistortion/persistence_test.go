@@ -676,3 +676,23 @@ func TestRestoreFileRefusesTrailingBytes(t *testing.T) {
 		t.Errorf("Restore left %q of the stream, want %q", rest, "next")
 	}
 }
+
+// TestRestoreChecksOptionsFirst: a refused option leaves the reader
+// unread, so that a caller with a stream it cannot rewind can try again.
+func TestRestoreChecksOptionsFirst(t *testing.T) {
+	b := newBuffer(t)
+	var saved bytes.Buffer
+	if err := b.Save(&saved); err != nil {
+		t.Fatal(err)
+	}
+	n := saved.Len()
+	if _, err := Restore(context.Background(), &saved, option.WithTokenBudget(0)); !errors.Is(err, engram.ErrInvalidOption) {
+		t.Fatalf("a budget of 0: %v", err)
+	}
+	if saved.Len() != n {
+		t.Fatalf("the refused restore read %d of %d bytes", n-saved.Len(), n)
+	}
+	if _, err := Restore(context.Background(), &saved); err != nil {
+		t.Fatalf("restore after the refusal: %v", err)
+	}
+}

@@ -42,7 +42,8 @@ func NewTenants(opts ...Option) (*Tenants, error) {
 		// One long-term tier would recall one namespace's units into another's.
 		return nil, fmt.Errorf("ratedistortion: tenants: one long-term tier for every namespace: %w", engram.ErrInvalidOption)
 	}
-	return &Tenants{opts: opts, gate: b.opts.Gate, buffers: make(map[engram.Namespace]*Buffer)}, nil
+	// A copy: the caller may change its slice after.
+	return &Tenants{opts: slices.Clone(opts), gate: b.opts.Gate, buffers: make(map[engram.Namespace]*Buffer)}, nil
 }
 
 // For returns the buffer of namespace ns, creating it on first use. An

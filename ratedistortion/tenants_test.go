@@ -116,3 +116,22 @@ func TestTenantsLearnApart(t *testing.T) {
 		t.Fatalf("tenant a's rewards moved tenant b's utility from %v to %v", before.Units[0].Utility, after.Units[0].Utility)
 	}
 }
+
+// TestTenantsKeepTheirOptions: NewTenants keeps a copy of its options, so
+// that a caller who reuses its slice does not change what the next
+// namespace's buffer is built with.
+func TestTenantsKeepTheirOptions(t *testing.T) {
+	opts := []Option{option.WithTokenBudget(100), option.WithMemoryKey("past")}
+	ts, err := NewTenants(opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts[1] = Option{}
+	b, err := ts.For(engram.Namespace{User: "ana"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if keys := b.MemoryVariables(context.Background()); len(keys) != 1 || keys[0] != "past" {
+		t.Errorf("memory variables %v, want [past]", keys)
+	}
+}

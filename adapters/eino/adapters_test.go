@@ -134,6 +134,17 @@ func TestModifierLeavesInputOnFailedLoad(t *testing.T) {
 	}
 }
 
+// TestNewRefusesNils: a nil pointer given as the memory, and a nil option,
+// are refused with ErrInvalidOption, not a panic then or at the first load.
+func TestNewRefusesNils(t *testing.T) {
+	if _, err := eino.New((*dmem.Memory)(nil)); !errors.Is(err, engram.ErrInvalidOption) {
+		t.Errorf("a nil *dmem.Memory: err = %v", err)
+	}
+	if _, err := eino.New(broken{}, nil); !errors.Is(err, engram.ErrInvalidOption) {
+		t.Errorf("a nil option: err = %v", err)
+	}
+}
+
 type broken struct{}
 
 func (broken) GetMemoryKey(context.Context) string      { return "history" }

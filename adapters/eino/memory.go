@@ -9,6 +9,7 @@ import (
 	"github.com/cloudwego/eino/flow/agent"
 	"github.com/cloudwego/eino/schema"
 	"github.com/engram-go/engram"
+	"github.com/engram-go/engram/internal/memopts"
 	"github.com/tmc/langchaingo/llms"
 	lcschema "github.com/tmc/langchaingo/schema"
 )
@@ -46,14 +47,16 @@ type Generator interface {
 	Generate(ctx context.Context, input []*schema.Message, opts ...agent.AgentOption) (*schema.Message, error)
 }
 
-// New wraps mem for eino.
+// New wraps mem for eino. A nil mem (or a nil pointer in it, what a
+// failed New returns) and a nil option are refused with an error wrapping
+// [engram.ErrInvalidOption].
 func New(mem lcschema.Memory, opts ...Option) (*Memory, error) {
-	if mem == nil {
-		return nil, fmt.Errorf("eino: nil memory: %w", engram.ErrInvalidOption)
+	if mem == nil || memopts.NilPointer(mem) {
+		return nil, fmt.Errorf("eino: nil memory (%T): %w", mem, engram.ErrInvalidOption)
 	}
 	m := &Memory{mem: mem, inputKey: "input", outKey: "output", header: "What you remember of earlier conversation:"}
-	for _, o := range opts {
-		o(m)
+	if err := memopts.Apply("eino", m, opts); err != nil {
+		return nil, err
 	}
 	if m.inputKey == "" || m.outKey == "" {
 		return nil, fmt.Errorf("eino: empty input or output key: %w", engram.ErrInvalidOption)

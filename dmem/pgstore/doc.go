@@ -14,7 +14,7 @@
 // HNSW index, and search uses the cosine distance <=>; elsewhere search is
 // an exact scan of the namespace's embeddings, scored in Go. Embeddings are
 // kept as bytea, big-endian float32s (float4send's form), which the scan
-// only copies. String (and so [dmem.Stats].Store) says which. PostgreSQL
+// only copies. String (and so dmem.Stats.Store) says which. PostgreSQL
 // prefers the HNSW index for a large tenant only when its statistics know
 // the tenant is large: autovacuum keeps them current; after a bulk load,
 // run ANALYZE dmem_units.

@@ -71,7 +71,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	return &Store{pool: pool, vector: vector, vecCol: vecCol, ids: make(map[engram.Namespace]int64), indexed: make(map[int]bool)}, nil
 }
 
-// String says how the store searches, for [dmem.Stats].
+// String says how the store searches, for dmem.Stats.
 func (s *Store) String() string {
 	if s.vector {
 		return "postgres, pgvector HNSW (cosine)"

@@ -122,29 +122,41 @@ func (s *Shared) Invalid(format string, a ...any) error {
 }
 
 // Validate checks the shared options; every error wraps
-// [engram.ErrInvalidOption].
+// [engram.ErrInvalidOption] and names the option that set the value.
 func (s *Shared) Validate() error {
 	bad := s.Invalid
 	switch {
 	case s.Budget <= 0:
-		return bad("token budget %d must be positive", s.Budget)
+		return bad("option.WithTokenBudget(%d): the budget must be positive", s.Budget)
 	case s.MemoryKey == "":
-		return bad("empty memory key")
+		return bad("option.WithMemoryKey(\"\"): empty memory key")
 	case s.FactsSet && s.Facts == nil:
-		return bad("nil fact extractor")
-	case !memvars.VisiblePrefix(s.HumanPrefix) || !memvars.VisiblePrefix(s.AIPrefix):
-		return bad("prefixes %q, %q must be non-empty and start with a visible character", s.HumanPrefix, s.AIPrefix)
+		return bad("option.WithFacts(nil): nil fact extractor")
+	case !memvars.VisiblePrefix(s.HumanPrefix):
+		return bad("option.WithHumanPrefix(%q): a prefix must be non-empty and start with a visible character", s.HumanPrefix)
+	case !memvars.VisiblePrefix(s.AIPrefix):
+		return bad("option.WithAIPrefix(%q): a prefix must be non-empty and start with a visible character", s.AIPrefix)
 	case s.MaxUnits < 0:
-		return bad("max units %d < 0", s.MaxUnits)
+		return bad("option.WithMaxUnits(%d): max units < 0", s.MaxUnits)
 	case s.MaxBytes < 0:
-		return bad("max message bytes %d < 0", s.MaxBytes)
+		return bad("option.WithMaxMessageBytes(%d): max message bytes < 0", s.MaxBytes)
 	case !(s.Redundancy > 0 && s.Redundancy <= 1):
-		return bad("redundancy threshold %v not in (0, 1]", s.Redundancy)
+		return bad("option.WithRedundancyThreshold(%v): redundancy threshold not in (0, 1]", s.Redundancy)
 	case !(s.HalfLife > 0):
-		return bad("half-life %v must be positive", s.HalfLife)
+		return bad("option.WithHalfLife(%v): half-life must be positive", s.HalfLife)
+	case s.Embedder != nil && NilPointer(s.Embedder):
+		return bad("option.WithEmbedder: the embedder is a nil %T", s.Embedder)
+	case s.Chat != nil && NilPointer(s.Chat):
+		return bad("option.WithChatHistory: the history is a nil %T", s.Chat)
+	case s.Facts != nil && NilPointer(s.Facts):
+		return bad("option.WithFacts: the extractor is a nil %T", s.Facts)
 	}
 	return nil
 }
+
+// maxCount is the most tokens a text counts for: 2³², where cl100k_base
+// gives a 23 MiB message about 6 million.
+const maxCount = 1 << 32
 
 // Resolve fills in what was left unset — the counter of the encoding, the
 // default embedder (engram's own, made with embedder), the logger and the
@@ -155,14 +167,16 @@ func (s *Shared) Resolve(embedder ...embed.Option) error {
 	if s.Counter == nil {
 		c, err := tokens.Get(s.Encoding)
 		if err != nil {
-			return fmt.Errorf("%s: %w: %w", s.pkg, engram.ErrInvalidOption, err)
+			return fmt.Errorf("%s: option.WithEncoding(%q): %w: %w", s.pkg, s.Encoding, err, engram.ErrInvalidOption)
 		}
 		s.Counter = c.Count
 	} else {
 		// A count below zero would let the lines a load keeps cost more
 		// than its budget says: a counter that gives one counts nothing.
+		// One above maxCount, more than any text holds, counts maxCount,
+		// so that the sums of a load's counts cannot overflow.
 		count := s.Counter
-		s.Counter = func(t string) int { return max(0, count(t)) }
+		s.Counter = func(t string) int { return min(max(0, count(t)), maxCount) }
 	}
 	if s.Embedder == nil {
 		e, err := embed.New(embedder...)

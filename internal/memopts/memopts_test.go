@@ -30,15 +30,17 @@ func TestValidate(t *testing.T) {
 		set  func(*Shared)
 		says string
 	}{
-		{"budget", func(s *Shared) { s.Budget = 0 }, "token budget 0"},
+		{"budget", func(s *Shared) { s.Budget = 0 }, "option.WithTokenBudget(0)"},
 		{"memory key", func(s *Shared) { s.MemoryKey = "" }, "empty memory key"},
 		{"nil extractor", func(s *Shared) { s.FactsSet = true }, "nil fact extractor"},
-		{"blank prefix", func(s *Shared) { s.HumanPrefix = " " }, "prefixes"},
-		{"max units", func(s *Shared) { s.MaxUnits = -1 }, "max units -1"},
-		{"max bytes", func(s *Shared) { s.MaxBytes = -1 }, "max message bytes -1"},
-		{"redundancy", func(s *Shared) { s.Redundancy = 1.5 }, "redundancy threshold 1.5"},
-		{"half-life NaN", func(s *Shared) { s.HalfLife = math.NaN() }, "half-life NaN"},
-		{"half-life zero", func(s *Shared) { s.HalfLife = 0 }, "half-life 0"},
+		{"blank prefix", func(s *Shared) { s.HumanPrefix = " " }, `option.WithHumanPrefix(" ")`},
+		{"max units", func(s *Shared) { s.MaxUnits = -1 }, "option.WithMaxUnits(-1)"},
+		{"max bytes", func(s *Shared) { s.MaxBytes = -1 }, "option.WithMaxMessageBytes(-1)"},
+		{"redundancy", func(s *Shared) { s.Redundancy = 1.5 }, "option.WithRedundancyThreshold(1.5)"},
+		{"option.WithHalfLife(NaN)", func(s *Shared) { s.HalfLife = math.NaN() }, "option.WithHalfLife(NaN)"},
+		{"half-life zero", func(s *Shared) { s.HalfLife = 0 }, "option.WithHalfLife(0)"},
+		{"blank AI prefix", func(s *Shared) { s.AIPrefix = "\tAI" }, `option.WithAIPrefix("\tAI")`},
+		{"nil embedder", func(s *Shared) { s.Embedder = (*embed.Embedder)(nil) }, "nil *embed.Embedder"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := valid()
@@ -192,11 +194,17 @@ func TestLayoutOf(t *testing.T) {
 }
 
 // A counter of the caller's that gives a count below zero counts nothing:
-// a negative line would let a load keep more than its budget; counts at
-// or above zero pass as given.
-func TestNegativeCountIsZero(t *testing.T) {
+// a negative line would let a load keep more than its budget; one above
+// maxCount counts maxCount, so that a load's sums cannot overflow; counts
+// between pass as given.
+func TestCountsAreBounded(t *testing.T) {
 	s := valid()
-	s.Counter = func(text string) int { return len(text) - 5 }
+	s.Counter = func(text string) int {
+		if text == "huge" {
+			return math.MaxInt / 3
+		}
+		return len(text) - 5
+	}
 	if err := s.Resolve(); err != nil {
 		t.Fatal(err)
 	}
@@ -205,5 +213,8 @@ func TestNegativeCountIsZero(t *testing.T) {
 	}
 	if n := s.Counter("a longer line"); n != 8 {
 		t.Errorf("a count of 8: %d", n)
+	}
+	if n := s.Counter("huge"); n != maxCount {
+		t.Errorf("a count of MaxInt/3: %d, want %d", n, maxCount)
 	}
 }
