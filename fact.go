@@ -12,7 +12,7 @@ import (
 // stated last holds the slot's current value: it supersedes the others.
 //
 // A memory reads facts with a [FactExtractor] when a unit is saved
-// (option.WithFacts, option.WithFacts). At a load, a unit one of
+// (option.WithFacts). At a load, a unit one of
 // whose slots has a newer value passes its relevance on to the unit that
 // states the newest, so that a question the old statement matches ("Which
 // city does Omar live in?" against "I live in Lisbon") is answered with

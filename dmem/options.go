@@ -135,7 +135,7 @@ func (o *options) check() error {
 	bad := o.Invalid
 	switch {
 	case o.HalfLife > 1e12:
-		return bad("half-life %v is over 1e12 steps, which is as good as never", o.HalfLife)
+		return bad("option.WithHalfLife(%v): over 1e12 steps, which is as good as never", o.HalfLife)
 	case o.shortTerm < 0:
 		return bad("short-term size %d < 0", o.shortTerm)
 	case !(o.discount >= 0 && o.discount < 1):

@@ -67,7 +67,7 @@ func WithAIPrefix(p string) Option {
 // for prompts that take the history as messages (a MessagesPlaceholder),
 // instead of one string. The roles are the messages' types and the texts
 // are as saved, line breaks included, without the rendering's prefixes or
-// indentation; a date header ("[4 January 2025]", which ratedistortion
+// indentation; a date header ("[4 January 2025]", which either memory
 // writes when the history spans several days) is a system message. The
 // budget bounds the string the load would return without this option:
 // what a model or a prompt adds to each message (a role label, such as
@@ -87,8 +87,9 @@ func WithEncoding(e tokens.Encoding) Option {
 // WithTokenCounter replaces the exact tiktoken counter. For the budget to
 // hold exactly, c must be additive over lines: count(a+b) ≤
 // count(a)+count(b) for lines ending in "\n". A count below zero is taken
-// as 0, and one above 2³² as 2³². c runs under the memory's lock and
-// must not panic: a panic of c is not recovered, as a plug-in's is.
+// as 0, and one above 2³¹−1 (what a saved unit holds) as 2³¹−1. c may
+// run under the memory's lock, and concurrently; it must not panic: a
+// panic of c is not recovered, as a plug-in's is.
 // Default: the exact counter of [WithEncoding]'s encoding.
 func WithTokenCounter(c engram.TokenCounter) Option {
 	return set("WithTokenCounter", func(s *memopts.Shared) { s.Counter = c })

@@ -3,13 +3,13 @@ package eino
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 
 	"github.com/cloudwego/eino/flow/agent"
 	"github.com/cloudwego/eino/schema"
 	"github.com/engram-go/engram"
-	"github.com/engram-go/engram/internal/memopts"
 	"github.com/tmc/langchaingo/llms"
 	lcschema "github.com/tmc/langchaingo/schema"
 )
@@ -51,12 +51,15 @@ type Generator interface {
 // failed New returns) and a nil option are refused with an error wrapping
 // [engram.ErrInvalidOption].
 func New(mem lcschema.Memory, opts ...Option) (*Memory, error) {
-	if mem == nil || memopts.NilPointer(mem) {
+	if v := reflect.ValueOf(mem); mem == nil || v.Kind() == reflect.Pointer && v.IsNil() {
 		return nil, fmt.Errorf("eino: nil memory (%T): %w", mem, engram.ErrInvalidOption)
 	}
 	m := &Memory{mem: mem, inputKey: "input", outKey: "output", header: "What you remember of earlier conversation:"}
-	if err := memopts.Apply("eino", m, opts); err != nil {
-		return nil, err
+	for i, o := range opts {
+		if o == nil {
+			return nil, fmt.Errorf("eino: option %d of %d is nil: %w", i+1, len(opts), engram.ErrInvalidOption)
+		}
+		o(m)
 	}
 	if m.inputKey == "" || m.outKey == "" {
 		return nil, fmt.Errorf("eino: empty input or output key: %w", engram.ErrInvalidOption)

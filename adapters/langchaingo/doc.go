@@ -9,7 +9,7 @@
 //	Summarizer                     an llms.Model condensing text in a budget
 //	FactExtractor                  an llms.Model reading the facts a unit
 //	                               states, as an engram.FactExtractor for
-//	                               option.WithFacts, option.WithFacts
+//	                               option.WithFacts
 //	TokenCounter, CountTokens      a model name as an engram.TokenCounter:
 //	                               exact and offline, or as llms.CountTokens
 //	Retriever, Documents           any memory as a schema.Retriever, for the

@@ -57,8 +57,7 @@ func WithMaxFacts(n int) FactOption {
 }
 
 // FactExtractor returns an [engram.FactExtractor] that asks model, at
-// temperature 0, for the facts a unit states (option.WithFacts,
-// option.WithFacts). The model gets the prompt ([WithFactPrompt]) as a
+// temperature 0, for the facts a unit states (option.WithFacts). The model gets the prompt ([WithFactPrompt]) as a
 // system message, and as a human message the known slots, newest first,
 // the unit's speaker ("user" for a human turn, "assistant" for the model's)
 // and its text. A unit whose text is blank is not sent.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math"
 	"reflect"
 	"strings"
 	"time"
@@ -148,15 +149,13 @@ func (s *Shared) Validate() error {
 		return bad("option.WithEmbedder: the embedder is a nil %T", s.Embedder)
 	case s.Chat != nil && NilPointer(s.Chat):
 		return bad("option.WithChatHistory: the history is a nil %T", s.Chat)
-	case s.Facts != nil && NilPointer(s.Facts):
-		return bad("option.WithFacts: the extractor is a nil %T", s.Facts)
 	}
 	return nil
 }
 
-// maxCount is the most tokens a text counts for: 2³², where cl100k_base
-// gives a 23 MiB message about 6 million.
-const maxCount = 1 << 32
+// maxCount is the most tokens a text counts for, the most a saved unit
+// holds (where cl100k_base gives a 23 MiB message about 6 million).
+const maxCount = math.MaxInt32
 
 // Resolve fills in what was left unset — the counter of the encoding, the
 // default embedder (engram's own, made with embedder), the logger and the

@@ -37,7 +37,7 @@ func TestValidate(t *testing.T) {
 		{"max units", func(s *Shared) { s.MaxUnits = -1 }, "option.WithMaxUnits(-1)"},
 		{"max bytes", func(s *Shared) { s.MaxBytes = -1 }, "option.WithMaxMessageBytes(-1)"},
 		{"redundancy", func(s *Shared) { s.Redundancy = 1.5 }, "option.WithRedundancyThreshold(1.5)"},
-		{"option.WithHalfLife(NaN)", func(s *Shared) { s.HalfLife = math.NaN() }, "option.WithHalfLife(NaN)"},
+		{"half-life NaN", func(s *Shared) { s.HalfLife = math.NaN() }, "option.WithHalfLife(NaN)"},
 		{"half-life zero", func(s *Shared) { s.HalfLife = 0 }, "option.WithHalfLife(0)"},
 		{"blank AI prefix", func(s *Shared) { s.AIPrefix = "\tAI" }, `option.WithAIPrefix("\tAI")`},
 		{"nil embedder", func(s *Shared) { s.Embedder = (*embed.Embedder)(nil) }, "nil *embed.Embedder"},

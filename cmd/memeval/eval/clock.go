@@ -9,7 +9,7 @@ import (
 )
 
 // The replay's clock reads the date of the session being saved, so that a
-// memory stamping its units (option.WithClock, option.WithClock) sees
+// memory stamping its units (option.WithClock) sees
 // the conversation's own time instead of the wall clock's. A Memory opts in
 // by passing ReplayClock(ctx) from its New.
 
