@@ -696,3 +696,24 @@ func TestRestoreChecksOptionsFirst(t *testing.T) {
 		t.Fatalf("restore after the refusal: %v", err)
 	}
 }
+
+// TestHugeCountsRestore: a counter's count above what a saved unit holds
+// is taken as that most, so that a buffer it counted saves and restores.
+func TestHugeCountsRestore(t *testing.T) {
+	huge := option.WithTokenCounter(func(string) int { return 3e9 })
+	b, err := New(huge, option.WithTokenBudget(math.MaxInt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := b.SaveContext(ctx, map[string]any{"input": "My locker code is 4821."}, map[string]any{"output": "Noted."}); err != nil {
+		t.Fatal(err)
+	}
+	var saved bytes.Buffer
+	if err := b.Save(&saved); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Restore(ctx, &saved, huge, option.WithTokenBudget(math.MaxInt)); err != nil {
+		t.Fatalf("restore: %v", err)
+	}
+}
