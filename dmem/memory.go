@@ -48,6 +48,7 @@ type Memory struct {
 	groups    map[int64][]*unit    // resident units by group
 	heap      evictHeap            // core units, lowest priority on top
 	short     []*unit              // short-term buffer, oldest first
+	latest    []*unit              // the units made resident last, oldest first (a load keeps the newest: option.WithRecentMessages)
 	gone      map[string]*unit     // units that left, for Explain; bounded
 	goneOrder []int64              // sequence numbers of gone, oldest first
 	meta      map[int64][]byte     // the metadata of documents AddDocuments added, by Seq, while resident or gone
@@ -170,6 +171,7 @@ func (m *Memory) reset() {
 	m.groups = make(map[int64][]*unit)
 	m.heap = nil
 	m.short = nil
+	m.latest = nil
 	m.gone = make(map[string]*unit)
 	m.goneOrder = nil
 	m.meta = make(map[int64][]byte)

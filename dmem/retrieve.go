@@ -3,6 +3,7 @@ package dmem
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -59,6 +60,7 @@ type cand struct {
 	u      *unit         // the resident unit, nil for another writer's
 	f      engram.Features
 	kind   float64 // what ratings taught of units of its kind: a factor on its packed weight
+	recent bool    // one of the newest messages, which a load keeps (option.WithRecentMessages)
 }
 
 // LoadMemoryVariables returns the history to show the model: among the
@@ -242,9 +244,24 @@ func (m *Memory) pack(cs []cand, budget int) ([]cand, error) {
 			itemOfID[c.id] = k
 		}
 	}
-	room := budget
+	// The newest messages are kept whatever their score, each item that
+	// fits the room, while the kept fit the budget.
+	forced, room := 0, budget
+	for k, is := range members {
+		if items[k].Cost <= m.opts.RecentRoom() && forced+items[k].Cost <= budget && slices.ContainsFunc(is, func(i int) bool { return cs[i].recent }) {
+			items[k].Forced, forced = true, forced+items[k].Cost
+		}
+	}
 	for try := 0; ; try++ {
 		sol, err := knapsack.Solve(knapsack.Problem{Items: items, Budget: room})
+		if errors.Is(err, knapsack.ErrInfeasible) && forced > 0 {
+			// The headers took the room the newest needed: they compete.
+			for k := range items {
+				items[k].Forced = false
+			}
+			forced = 0
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("dmem: pack: %w", err)
 		}

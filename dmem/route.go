@@ -186,6 +186,12 @@ func (m *Memory) reindex(u *unit) {
 // resident makes u findable: by id, by group, by LSH, by its words (lx).
 func (m *Memory) resident(u *unit, lx lexis) {
 	m.byID[u.ID] = u
+	if m.opts.Recent > 0 {
+		if len(m.latest) >= 2*m.opts.Recent {
+			m.latest = append(m.latest[:0], m.latest[len(m.latest)-m.opts.Recent:]...)
+		}
+		m.latest = append(m.latest, u)
+	}
 	m.groups[u.Group] = append(m.groups[u.Group], u)
 	m.lsh.Add(u, u.Embedding)
 	m.words.add(u, lx)

@@ -91,6 +91,9 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, []float32, i
 	g.gather(q, near, local)
 	likes := g.expand(q, foreign, semantic)
 	g.score(likes)
+	for i := range g.cs {
+		g.cs[i].recent = m.recent(g.cs[i].u)
+	}
 	var qkey []float32
 	if q != nil {
 		qkey = q.Vec
@@ -211,6 +214,24 @@ func (g *gathering) addWith(u *unit, meta []byte, r float64) {
 	g.rel = append(g.rel, r)
 }
 
+// addRecent makes the newest units still resident candidates: each load
+// keeps them (option.WithRecentMessages).
+func (g *gathering) addRecent() {
+	m := g.m
+	for _, u := range m.latest {
+		if m.recent(u) {
+			g.add(u, g.relOf(u))
+		}
+	}
+}
+
+// recent reports whether u is one of the newest messages a load keeps:
+// resident, and saved in the last option.WithRecentMessages steps. m.mu
+// is held.
+func (m *Memory) recent(u *unit) bool {
+	return u != nil && m.byID[u.ID] == u && u.Seq >= m.st.Seq-int64(m.opts.Recent)
+}
+
 // relOf returns u's relevance to the query; 0 without one.
 func (g *gathering) relOf(u *unit) float64 {
 	if u.slot >= 0 && u.slot < len(g.all) {
@@ -233,6 +254,7 @@ func (g *gathering) gather(q *relevance.Query, near []*unit, local bool) {
 		for _, u := range m.short {
 			g.add(u, 0)
 		}
+		g.addRecent()
 		return
 	}
 	var ans map[string]float64
@@ -288,6 +310,7 @@ func (g *gathering) gather(q *relevance.Query, near []*unit, local bool) {
 	for _, u := range m.short {
 		g.add(u, g.relOf(u))
 	}
+	g.addRecent()
 	// Units a rated answer to this question showed join: shown again.
 	for _, id := range slices.Sorted(maps.Keys(ans)) { // an order of their own, not the map's
 		if u, ok := m.byID[id]; ok && ans[id] > 0 {

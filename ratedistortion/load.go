@@ -232,6 +232,7 @@ func (b *Buffer) selectUnits(query string, qvec []float32, off relevance.Compone
 	}
 	var itemOfGroup map[int64]int // made for the first tool call
 	lastGroup, lastItem := int64(-1), -1
+	var recent []int // the items of the newest messages (option.WithRecentMessages)
 	items, members, own := s.items, s.members, s.own
 	for i, d := range order {
 		e := b.entryAt(d)
@@ -283,10 +284,27 @@ func (b *Buffer) selectUnits(query string, qvec []float32, off relevance.Compone
 		items[k].Cost += cost
 		items[k].Weight += u
 		items[k].Forced = items[k].Forced || e.unit.Flags.Has(engram.FlagPinned)
+		if d < len(b.pool) && e.unit.Seq >= b.seq-int64(b.opts.Recent) {
+			recent = append(recent, k)
+		}
 		lastItem = k
 		s.units[i] = scored{e: e, features: f, utility: u, item: k, cost: cost}
 	}
 
+	// The newest messages are kept whatever their score, each item whose
+	// whole cost (a tool call's results joined it after) fits the room,
+	// while what must be kept fits the budget: pinned units come first.
+	pinned := 0
+	for _, it := range items {
+		if it.Forced {
+			pinned += it.Cost
+		}
+	}
+	for _, k := range recent {
+		if it := &items[k]; !it.Forced && it.Cost <= b.opts.RecentRoom() && pinned+it.Cost <= s.budget {
+			it.Forced, pinned = true, pinned+it.Cost
+		}
+	}
 	total, forced := 0, 0
 	for _, it := range items {
 		total += it.Cost

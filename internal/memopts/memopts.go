@@ -38,6 +38,7 @@ type Shared struct {
 	MaxUnits       int                 // the cap on the units held; 0 for none
 	MaxUnitsSet    bool                // WithMaxUnits was given
 	MaxBytes       int                 // the longest message stored; 0 for any
+	Recent         int                 // how many of the newest messages every load keeps (within RecentRoom)
 	Logger         *slog.Logger
 	Now            func() time.Time
 	Chat           schema.ChatMessageHistory // the transcript's mirror, or nil
@@ -116,6 +117,10 @@ func Defaults(pkg string) Shared {
 	}
 }
 
+// RecentRoom is the most an item of the newest messages may cost for a
+// load to keep it whatever its score: a quarter of the budget.
+func (s *Shared) RecentRoom() int { return s.Budget / 4 }
+
 // Invalid returns the error an option the memory refuses gives: the
 // memory's name, what is wrong, and [engram.ErrInvalidOption] to branch on.
 func (s *Shared) Invalid(format string, a ...any) error {
@@ -139,6 +144,8 @@ func (s *Shared) Validate() error {
 		return bad("option.WithAIPrefix(%q): a prefix must be non-empty and start with a visible character", s.AIPrefix)
 	case s.MaxUnits < 0:
 		return bad("option.WithMaxUnits(%d): max units < 0", s.MaxUnits)
+	case s.Recent < 0:
+		return bad("option.WithRecentMessages(%d): a count < 0", s.Recent)
 	case s.MaxBytes < 0:
 		return bad("option.WithMaxMessageBytes(%d): max message bytes < 0", s.MaxBytes)
 	case !(s.Redundancy > 0 && s.Redundancy <= 1):

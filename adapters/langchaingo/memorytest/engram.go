@@ -30,6 +30,7 @@ type Options struct {
 	MaxUnits                       int
 	RedundancyThreshold            float64
 	MaxMessageBytes                int
+	RecentMessages                 int
 	Clock                          func() time.Time
 }
 
@@ -60,6 +61,7 @@ func (o Options) List() []option.Option {
 	add(o.MaxUnits != 0, option.WithMaxUnits(o.MaxUnits))
 	add(o.RedundancyThreshold != 0, option.WithRedundancyThreshold(o.RedundancyThreshold))
 	add(o.MaxMessageBytes != 0, option.WithMaxMessageBytes(o.MaxMessageBytes))
+	add(o.RecentMessages != 0, option.WithRecentMessages(o.RecentMessages))
 	add(o.Clock != nil, option.WithClock(o.Clock))
 	return opts
 }
@@ -84,6 +86,7 @@ func Engram(t *testing.T, newMemory NewFunc) {
 	t.Run("Prefixes", func(t *testing.T) { prefixes(t, newMemory) })
 	t.Run("ReturnMessages", func(t *testing.T) { returnMessages(t, newMemory) })
 	t.Run("Validated", func(t *testing.T) { validated(t, newMemory) })
+	t.Run("RecentMessages", func(t *testing.T) { recentMessages(t, newMemory) })
 	t.Run("Explain", func(t *testing.T) { explain(t, newMemory) })
 	t.Run("BadInput", func(t *testing.T) { badInput(t, newMemory) })
 }
@@ -245,6 +248,45 @@ func budget(t *testing.T, newMemory NewFunc) {
 					t.Fatalf("query %q: the history costs %d tokens, budget %d:\n%s", q, n, b, h)
 				}
 				checkReport(t, m, Options{}, q, b, h)
+			}
+		})
+	}
+}
+
+// recentMessages: WithRecentMessages(2) keeps the newest pair in a load
+// whose question shares nothing with it and finds many lines relevant,
+// and only as long as each message costs at most a quarter of the budget;
+// without it, relevance decides, and here drops the newest turn.
+func recentMessages(t *testing.T, newMemory NewFunc) {
+	const q = "Which friend moved to which city, and what is her locker code?"
+	long := "Honestly, " + strings.Repeat("what a day it has been, ", 12) + "truly."
+	for _, tc := range []struct {
+		name       string
+		recent     int
+		in, out    string
+		kept, gone []string
+	}{
+		{"kept", 2, "Honestly, what a day.", "Tell me more.", []string{"Honestly, what a day.", "Tell me more."}, nil},
+		{"over a quarter of the budget", 2, long, "Tell me more.", []string{"Tell me more."}, []string{"truly."}},
+		{"none", 0, "Honestly, what a day.", "Tell me more.", nil, []string{"Honestly, what a day."}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := mustNew(t, newMemory, Options{TokenBudget: 120, RecentMessages: tc.recent})
+			saveAll(t, m, conversation())
+			save(t, m, map[string]any{"input": tc.in}, map[string]any{"output": tc.out})
+			h := loadString(t, m, "history", q)
+			if !strings.Contains(h, "locker") {
+				t.Errorf("the load kept nothing relevant to %q:\n%s", q, h)
+			}
+			for _, s := range tc.kept {
+				if !strings.Contains(h, s) {
+					t.Errorf("%q is not kept:\n%s", s, h)
+				}
+			}
+			for _, s := range tc.gone {
+				if strings.Contains(h, s) {
+					t.Errorf("%q is kept:\n%s", s, h)
+				}
 			}
 		})
 	}

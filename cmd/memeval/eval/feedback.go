@@ -286,6 +286,8 @@ func WriteFeedbackTable(w io.Writer, rs []FeedbackResult) error {
 }
 
 // FeedbackMemories are the memories the feedback replay compares by
-// default: both backends, their learned-gate variants, and the two
-// retrieval anchors, which take no rating.
-const FeedbackMemories = "rd,dmem,rd-gate,dmem-gate,bm25,bm25glove"
+// default: both backends, their learned-gate variants, the two retrieval
+// anchors and langchaingo's window and token buffers, which take no
+// rating (the buffers hold what was just said, which in-stream questions
+// often ask about).
+const FeedbackMemories = "rd,dmem,rd-gate,dmem-gate,bm25,bm25glove,window,token"

@@ -61,7 +61,7 @@ type tiers struct {
 }
 
 // Known returns every memory a name may select: All, then Capped.
-func Known() []Memory { return append(All(), Capped()...) }
+func Known() []Memory { return append(append(All(), Capped()...), Recent()...) }
 
 // LongHorizon joins samples into one conversation (Concat), replays it into
 // each memory at each budget and asks all its questions at the end,

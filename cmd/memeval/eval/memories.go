@@ -65,6 +65,21 @@ func Engram() []Memory {
 	}
 }
 
+// Recent returns engram's backends keeping the newest pair whatever its
+// score (option.WithRecentMessages(2)), for the measure of what keeping
+// it does: rd-recent and dmem-recent.
+func Recent() []Memory {
+	pair := option.WithRecentMessages(2)
+	return []Memory{
+		{Name: "rd-recent", Engram: true, New: func(ctx context.Context, budget int, _ *dataset.Sample) (schema.Memory, error) {
+			return ratedistortion.New(option.WithTokenBudget(budget), option.WithClock(ReplayClock(ctx)), pair)
+		}},
+		{Name: "dmem-recent", Engram: true, New: func(ctx context.Context, budget int, _ *dataset.Sample) (schema.Memory, error) {
+			return dmem.New(ctx, option.WithTokenBudget(budget), option.WithClock(ReplayClock(ctx)), pair)
+		}, Close: func(m schema.Memory) error { return m.(*dmem.Memory).Close() }},
+	}
+}
+
 // All returns engram's backends, the learned-gate variants, then the
 // baselines.
 func All() []Memory { return append(append(Engram(), Gates()...), Baselines()...) }
