@@ -31,6 +31,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -38,6 +39,7 @@ import (
 	"github.com/engram-go/engram/cmd/memeval/dataset"
 	"github.com/engram-go/engram/cmd/memeval/eval"
 	"github.com/engram-go/engram/cmd/memeval/updates"
+	"github.com/engram-go/engram/internal/atomicfile"
 	"github.com/engram-go/engram/internal/relevance"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
@@ -116,6 +118,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if *upd && *chart != "" {
 		return errors.New("-chart draws evidence recall, which -updates does not measure")
 	}
+	if set["factmiss"] && !*upd {
+		return errors.New("-factmiss applies to -updates' answer key, and there is no -updates")
+	}
+	if *dated && (*feedback != "" || *upd) {
+		return errors.New("-dated gives the save-then-ask replay session dates: -feedback and -updates do not take it (-updates always dates)")
+	}
 	if !set["memories"] {
 		switch {
 		case *long:
@@ -182,13 +190,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// Open the chart's file before the run, so that a bad path fails at once.
-	var chartFile *os.File
+	// A chart's path that cannot be written fails at once, before the run;
+	// the file is replaced only when the chart is whole, so that a run cut
+	// short leaves an earlier chart as it was.
 	if *chart != "" {
-		if chartFile, err = os.Create(*chart); err != nil {
+		if err := writable(*chart); err != nil {
 			return err
 		}
-		defer chartFile.Close()
 	}
 	cfg := eval.Config{Budgets: bs, Memories: ms, Dated: *dated}
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
@@ -223,15 +231,15 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if chartFile == nil {
+	if len(rs) > 0 && rs[0].Questions == 0 {
+		return errNothingScored(*data)
+	}
+	if *chart == "" {
 		return nil
 	}
-	if err := eval.WriteChart(chartFile, rs, "evidence recall, "+count(len(ss), "conversation")); err != nil {
-		chartFile.Close()
-		os.Remove(*chart)
-		return err
-	}
-	if err := chartFile.Close(); err != nil {
+	if err := atomicfile.Write(*chart, func(w io.Writer) error {
+		return eval.WriteChart(w, rs, "evidence recall, "+count(len(ss), "conversation"))
+	}); err != nil {
 		return err
 	}
 	if !*asJSON {
@@ -316,7 +324,32 @@ func runFeedback(ss []dataset.Sample, ratings, memories, budgets, offList string
 		fmt.Fprintf(stdout, "%s, %d questions asked in-stream (%d repeats) and again at the end, %s\n",
 			count(len(ss), "conversation"), res[0].Questions, res[0].RepeatN, time.Since(start).Round(time.Second))
 	}
-	return eval.WriteFeedbackTable(stdout, res)
+	if err := eval.WriteFeedbackTable(stdout, res); err != nil {
+		return err
+	}
+	if len(res) > 0 && res[0].Questions == 0 {
+		return errNothingScored("")
+	}
+	return nil
+}
+
+// errNothingScored is the error of a run that scored no question: every
+// question was adversarial (category 5), or its evidence named no turn of
+// its conversation. Its figures would read as a recall of 0.
+func errNothingScored(data string) error {
+	return fmt.Errorf("no question of %s could be scored: each is adversarial or its evidence names no turn of its conversation", cmp.Or(data, "the set"))
+}
+
+// writable reports why a chart could not be written at path: a directory,
+// or a folder that does not exist.
+func writable(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("-chart %s is a directory", path)
+	}
+	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
+		return fmt.Errorf("-chart %s: its folder %s does not exist", path, filepath.Dir(path))
+	}
+	return nil
 }
 
 // quietly runs an evaluation with the standard logger silenced, then

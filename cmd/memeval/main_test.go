@@ -98,13 +98,45 @@ func TestOddInput(t *testing.T) {
 		"-samples 1 stray":                         "unexpected argument",
 		"gen stray":                                "unexpected argument",
 		"-data " + empty + " -seed 3":              "-seed apply to the generated set",
-		"-samples 1 -chart " + dir + "/no/dir.png": "no such file",
+		"-samples 1 -chart " + dir + "/no/dir.png": "does not exist",
+		"-samples 1 -chart " + dir:                 "is a directory",
+		"-samples 1 -factmiss 3":                   "there is no -updates",
+		"-samples 1 -feedback none -dated":         "-dated gives the save-then-ask replay",
 	} {
 		var out bytes.Buffer
 		err := run(strings.Fields(args), &out, &out)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err = %v, want it to say %q", args, err, want)
 		}
+	}
+}
+
+// A run that scores no question (each adversarial, or its evidence naming
+// no turn) is an error, not a table of zeros, and it leaves an earlier
+// chart as it was: the file is replaced only by a whole new chart.
+func TestNothingScored(t *testing.T) {
+	dir := t.TempDir()
+	data, chart := filepath.Join(dir, "unscored.json"), filepath.Join(dir, "c.png")
+	const set = `[{"sample_id": "c", "conversation": {"speaker_a": "A", "speaker_b": "B",
+		"session_1_date_time": "1:56 pm on 8 May, 2023",
+		"session_1": [{"speaker": "A", "dia_id": "D1:1", "text": "Hi."}, {"speaker": "B", "dia_id": "D1:2", "text": "Hello."}]},
+		"qa": [{"question": "Who waved?", "answer": "A", "evidence": ["D9:9"], "category": 4}]}]`
+	for name, body := range map[string]string{data: set, chart: "an earlier chart"} {
+		if err := os.WriteFile(name, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{
+		{"-data", data, "-memories", "bm25", "-budgets", "64", "-chart", chart},
+		{"-data", data, "-memories", "bm25", "-budgets", "64", "-feedback", "none"},
+	} {
+		var out bytes.Buffer
+		if err := run(args, &out, &out); err == nil || !strings.Contains(err.Error(), "could be scored") {
+			t.Errorf("%v: err = %v, want one saying no question could be scored", args, err)
+		}
+	}
+	if got, err := os.ReadFile(chart); err != nil || string(got) != "an earlier chart" {
+		t.Fatalf("the earlier chart holds %q (%v)", got, err)
 	}
 }
 

@@ -201,3 +201,28 @@ func TestRealDialogue(t *testing.T) {
 		}
 	}
 }
+
+// TestHeapIndependentOfOrder: the tables a memory builds on first use are
+// built before any heap is measured, so the same memory run first and
+// second holds about the same heap per turn (it was eight times as much
+// first, carrying the word vectors and the tokenizer).
+func TestHeapIndependentOfOrder(t *testing.T) {
+	cfg := dataset.DefaultGenConfig()
+	cfg.Samples = 1
+	ss, err := dataset.Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd, err := Select(Engram(), "rd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := Run(context.Background(), ss, Config{Budgets: []int{512}, Memories: []Memory{rd[0], rd[0]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, second := rs[0].HeapPerTurn, rs[1].HeapPerTurn
+	if first > 1.5*second || second > 1.5*first {
+		t.Fatalf("heap per turn %.0f B run first, %.0f B run second", first, second)
+	}
+}

@@ -65,6 +65,11 @@ type acc struct {
 
 // Run replays every sample into every memory at every budget and scores it.
 func Run(ctx context.Context, samples []dataset.Sample, cfg Config) ([]Result, error) {
+	if len(samples) > 0 {
+		if err := warm(ctx, &samples[0], cfg.Memories); err != nil {
+			return nil, err
+		}
+	}
 	cells, err := sweep(samples, cfg, "eval", func(s *dataset.Sample) string { return s.ID }, func() *acc { return &acc{byCat: make(map[string][2]float64)} },
 		func(s *dataset.Sample, m Memory, budget int, a *acc) error {
 			return runOne(ctx, s, m, budget, cfg.Dated, a)
@@ -79,6 +84,32 @@ func Run(ctx context.Context, samples []dataset.Sample, cfg Config) ([]Result, e
 		}
 	}
 	return out, nil
+}
+
+// warm makes each memory once, saves s's first pair and loads, so that the
+// tables a memory reads on first use (word vectors, the lexicon, the
+// tokenizer) are built before any heap is measured: else the first memory
+// of a run carries them, and its heap per turn depends on the order.
+func warm(ctx context.Context, s *dataset.Sample, ms []Memory) error {
+	pairs := Pairs(s)
+	if len(pairs) == 0 {
+		return nil
+	}
+	for _, m := range ms {
+		mem, _, done, err := open(ctx, m, 64, s, false)
+		if err != nil {
+			return fmt.Errorf("eval: %s: %w", m.Name, err)
+		}
+		err = mem.SaveContext(ctx, map[string]any{"input": pairs[0][0]}, map[string]any{"output": pairs[0][1]})
+		if err == nil {
+			_, err = mem.LoadMemoryVariables(ctx, map[string]any{"input": pairs[0][0]})
+		}
+		done()
+		if err != nil {
+			return fmt.Errorf("eval: %s: %w", m.Name, err)
+		}
+	}
+	return nil
 }
 
 // sweep calls one for every sample, memory and budget of cfg, in that
