@@ -198,10 +198,19 @@ func TestMemorySavesAttempts(t *testing.T) {
 	}
 }
 
+// TestHelpExitsZero: -h prints the usage, on stderr, and is no failure.
+func TestHelpExitsZero(t *testing.T) {
+	var out, errOut strings.Builder
+	err := run(context.Background(), []string{"-h"}, &out, &errOut)
+	if exitCode(err) != 0 || !strings.Contains(errOut.String(), "-attempts") || out.Len() > 0 {
+		t.Fatalf("-h: exit %d, stdout %q, stderr %q", exitCode(err), out.String(), errOut.String())
+	}
+}
+
 func TestBadFlags(t *testing.T) {
-	for _, args := range [][]string{{"-llm", "gpt"}, {"-attempts", "0"}, {"extra"}} {
+	for _, args := range [][]string{{"-llm", "gpt"}, {"-attempts", "0"}, {"extra"}, {"-model", "llama3.1"}, {"-path", "codeagent_test.go"}} {
 		var out strings.Builder
-		if err := run(context.Background(), args, &out); err == nil {
+		if err := run(context.Background(), args, &out, &out); err == nil {
 			t.Errorf("run %v: no error", args)
 		}
 	}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/signal"
@@ -9,10 +11,19 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	err := run(ctx, os.Args[1:], os.Stdout)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
-	if err != nil {
+	if code := exitCode(err); code != 0 {
 		fmt.Fprintln(os.Stderr, "codeagent:", err)
-		os.Exit(1)
+		os.Exit(code)
 	}
+}
+
+// exitCode is 0 for success and for -h, which asked for the usage and got
+// it, and 1 for any other error.
+func exitCode(err error) int {
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return 1
 }

@@ -38,6 +38,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if c.maxAttempts < 1 {
 		return c, errors.New("-attempts must be at least 1")
 	}
+	if c.model != "" && c.llm == "offline" {
+		return c, errors.New("-model names the model of -llm ollama or openai; the offline catalogue has none")
+	}
 	return c, nil
 }
 
@@ -55,9 +58,10 @@ func total(outs []outcome) (attempts int, d time.Duration) {
 	return attempts, d
 }
 
-// run parses args, solves the bundled tasks twice and prints the comparison.
-func run(ctx context.Context, args []string, stdout io.Writer) error {
-	c, err := parseFlags(args, stdout)
+// run parses args, solves the bundled tasks twice and prints the
+// comparison; the usage and flag errors go to stderr.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	c, err := parseFlags(args, stderr)
 	if err != nil {
 		return err
 	}
@@ -107,11 +111,8 @@ func compare(ctx context.Context, c config, p proposer) (comparison, error) {
 	}
 	defer os.RemoveAll(work)
 
-	a := &agent{propose: p, work: work, maxAttempts: c.maxAttempts}
-	if cmp.without, err = solveAll(ctx, a, tasks); err != nil {
-		return cmp, err
-	}
-
+	// The memory opens first, so that a -path it cannot use fails before
+	// the run without memory, not after it.
 	var opts []dmem.Option
 	if c.path != "" {
 		opts = append(opts, dmem.WithPath(c.path))
@@ -121,6 +122,11 @@ func compare(ctx context.Context, c config, p proposer) (comparison, error) {
 		return cmp, err
 	}
 	defer mem.Close()
+
+	a := &agent{propose: p, work: work, maxAttempts: c.maxAttempts}
+	if cmp.without, err = solveAll(ctx, a, tasks); err != nil {
+		return cmp, err
+	}
 	rw, err := callbacks.New(mem)
 	if err != nil {
 		return cmp, err
