@@ -76,6 +76,9 @@ func (m *Memory) report(n *loadNote) engram.LoadReport {
 			x.Features, route = admission(u), u.Route
 		}
 		x.Why = why(x, route)
+		if x.Kept && c.recent {
+			x.Why = "one of the newest messages"
+		}
 		r.Units[i] = x
 	}
 	slices.SortStableFunc(r.Units, func(a, b engram.UnitReport) int { return cmp.Compare(a.Seq, b.Seq) })

@@ -2,6 +2,7 @@ package ratedistortion
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -63,6 +64,9 @@ type SelectedUnit struct {
 	// Recalled reports that the long-term tier returned the unit for this
 	// load (it may have been cached by an earlier one).
 	Recalled bool
+	// Newest reports that the load kept the unit whatever its score, as one
+	// of the newest messages (option.WithRecentMessages).
+	Newest bool
 	// Facts are what the unit states (see [option.WithFacts]); SupersededBy the
 	// ID of the unit that states a newer value of one of their slots, which
 	// this load gave the unit's relevance to, or "".
@@ -112,6 +116,7 @@ func (s *selection) explanation() *Selection {
 			Features: u.features, Utility: u.utility,
 			Tier: u.e.tier(), Recalled: u.e.origin != "" && s.recalled[u.e.origin],
 			Facts: u.e.unit.Facts, SupersededBy: s.stale[u.e],
+			Newest: s.kept[i] && slices.Contains(s.newest, u.item),
 		}
 		if w := weight[u.item]; w > 0 {
 			r.Novelty = min(1, s.sol.Marginal()[u.item]/w)
@@ -143,6 +148,8 @@ func (u SelectedUnit) why() string {
 	switch {
 	case u.Features.Flags.Has(engram.FlagPinned):
 		return "pinned"
+	case u.Newest:
+		return "one of the newest messages"
 	case u.Kept: // a recalled unit's tier is its report's Tier, not repeated here
 		return u.mostly()
 	case u.SupersededBy != "":

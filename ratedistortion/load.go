@@ -126,6 +126,7 @@ type selection struct {
 	summary  []string          // summary lines, each ending in "\n"
 	stale    map[*entry]string // superseded units, to the ID of the unit that superseded each (facts.go)
 	sumTok   int               // their exact cost, header included
+	newest   []int             // the items kept as the newest messages (option.WithRecentMessages)
 }
 
 // features computes the query-independent features of e plus rel. A unit
@@ -303,6 +304,7 @@ func (b *Buffer) selectUnits(query string, qvec []float32, off relevance.Compone
 	for _, k := range recent {
 		if it := &items[k]; !it.Forced && it.Cost <= b.opts.RecentRoom() && pinned+it.Cost <= s.budget {
 			it.Forced, pinned = true, pinned+it.Cost
+			s.newest = append(s.newest, k)
 		}
 	}
 	total, forced := 0, 0

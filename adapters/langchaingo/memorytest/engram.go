@@ -255,8 +255,9 @@ func budget(t *testing.T, newMemory NewFunc) {
 
 // recentMessages: WithRecentMessages(2) keeps the newest pair in a load
 // whose question shares nothing with it and finds many lines relevant,
-// and only as long as each message costs at most a quarter of the budget;
-// without it, relevance decides, and here drops the newest turn.
+// and only as long as each message costs at most a quarter of the budget,
+// and Explain says so; without it, relevance decides, and here drops the
+// newest turn.
 func recentMessages(t *testing.T, newMemory NewFunc) {
 	const q = "Which friend moved to which city, and what is her locker code?"
 	long := "Honestly, " + strings.Repeat("what a day it has been, ", 12) + "truly."
@@ -281,6 +282,13 @@ func recentMessages(t *testing.T, newMemory NewFunc) {
 			for _, s := range tc.kept {
 				if !strings.Contains(h, s) {
 					t.Errorf("%q is not kept:\n%s", s, h)
+				}
+			}
+			// Explain says why the newest were kept.
+			x, _ := m.Explain()
+			for _, u := range x.Units {
+				if u.Kept && slices.Contains(tc.kept, u.Text) && u.Why != "one of the newest messages" {
+					t.Errorf("%q kept because %q, want %q", u.Text, u.Why, "one of the newest messages")
 				}
 			}
 			for _, s := range tc.gone {
