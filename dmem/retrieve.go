@@ -246,20 +246,21 @@ func (m *Memory) pack(cs []cand, budget int) ([]cand, error) {
 	}
 	// The newest messages are kept whatever their score, each item that
 	// fits the room, while the kept fit the budget.
-	forced, room := 0, budget
+	var recent []int
 	for k, is := range members {
-		if items[k].Cost <= m.opts.RecentRoom() && forced+items[k].Cost <= budget && slices.ContainsFunc(is, func(i int) bool { return cs[i].recent }) {
-			items[k].Forced, forced = true, forced+items[k].Cost
+		if slices.ContainsFunc(is, func(i int) bool { return cs[i].recent }) {
+			recent = append(recent, k)
 		}
 	}
+	forced, room := knapsack.Force(items, recent, m.opts.RecentRoom(), budget), budget
 	for try := 0; ; try++ {
 		sol, err := knapsack.Solve(knapsack.Problem{Items: items, Budget: room})
-		if errors.Is(err, knapsack.ErrInfeasible) && forced > 0 {
+		if errors.Is(err, knapsack.ErrInfeasible) && len(forced) > 0 {
 			// The headers took the room the newest needed: they compete.
-			for k := range items {
+			for _, k := range forced {
 				items[k].Forced = false
 			}
-			forced = 0
+			forced = nil
 			continue
 		}
 		if err != nil {

@@ -295,18 +295,7 @@ func (b *Buffer) selectUnits(query string, qvec []float32, off relevance.Compone
 	// The newest messages are kept whatever their score, each item whose
 	// whole cost (a tool call's results joined it after) fits the room,
 	// while what must be kept fits the budget: pinned units come first.
-	pinned := 0
-	for _, it := range items {
-		if it.Forced {
-			pinned += it.Cost
-		}
-	}
-	for _, k := range recent {
-		if it := &items[k]; !it.Forced && it.Cost <= b.opts.RecentRoom() && pinned+it.Cost <= s.budget {
-			it.Forced, pinned = true, pinned+it.Cost
-			s.newest = append(s.newest, k)
-		}
-	}
+	s.newest = knapsack.Force(items, recent, b.opts.RecentRoom(), s.budget)
 	total, forced := 0, 0
 	for _, it := range items {
 		total += it.Cost

@@ -137,3 +137,20 @@ func TestTopEntriesAreTheBest(t *testing.T) {
 		}
 	}
 }
+
+// TestForce: Force forces, in order, the listed items that are not forced
+// yet, cost at most room, and fit the budget beside every forced item.
+func TestForce(t *testing.T) {
+	items := []Item{{Cost: 30, Forced: true}, {Cost: 10}, {Cost: 26}, {Cost: 20}, {Cost: 25}, {Cost: 5}}
+	got := Force(items, []int{0, 1, 2, 3, 4, 5}, 25, 70)
+	// 0 is forced already; 1 fits (40); 2 is over the room; 3 would make
+	// 60, fits; 4 would make 85; 5 makes 65.
+	if want := []int{1, 3, 5}; !slices.Equal(got, want) {
+		t.Fatalf("forced %v, want %v", got, want)
+	}
+	for k, want := range []bool{true, true, false, true, false, true} {
+		if items[k].Forced != want {
+			t.Errorf("item %d forced %v, want %v", k, items[k].Forced, want)
+		}
+	}
+}

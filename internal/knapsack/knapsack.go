@@ -30,6 +30,27 @@ type Item struct {
 	Forced bool
 }
 
+// Force makes each of items[ks] that is not forced already, costs at most
+// room and fits budget beside every forced item, forced, in the order of
+// ks; it returns those it forced. A memory keeps its newest messages so,
+// whatever their weight, within what its pinned units leave.
+func Force(items []Item, ks []int, room, budget int) []int {
+	used := 0
+	for _, it := range items {
+		if it.Forced {
+			used += it.Cost
+		}
+	}
+	var forced []int
+	for _, k := range ks {
+		if it := &items[k]; !it.Forced && it.Cost <= room && used+it.Cost <= budget {
+			it.Forced, used = true, used+it.Cost
+			forced = append(forced, k)
+		}
+	}
+	return forced
+}
+
 // Edge says that keeping either of items A and B preserves the fraction R of
 // the other's utility. A pair has at most one edge, in either order.
 type Edge struct {
