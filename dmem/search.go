@@ -91,8 +91,10 @@ func (m *Memory) search(ctx context.Context, query string) ([]cand, []float32, i
 	g.gather(q, near, local)
 	likes := g.expand(q, foreign, semantic)
 	g.score(likes)
-	for i := range g.cs {
-		g.cs[i].recent = m.recent(g.cs[i].u)
+	if m.opts.Recent > 0 { // off by default: no lookup a candidate
+		for i := range g.cs {
+			g.cs[i].recent = m.recent(g.cs[i].u)
+		}
 	}
 	var qkey []float32
 	if q != nil {
@@ -229,7 +231,7 @@ func (g *gathering) addRecent() {
 // resident, and saved in the last option.WithRecentMessages steps. m.mu
 // is held.
 func (m *Memory) recent(u *unit) bool {
-	return u != nil && m.byID[u.ID] == u && u.Seq >= m.st.Seq-int64(m.opts.Recent)
+	return u != nil && u.Seq >= m.st.Seq-int64(m.opts.Recent) && m.byID[u.ID] == u
 }
 
 // relOf returns u's relevance to the query; 0 without one.
